@@ -52,7 +52,7 @@ Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zer
 
 Semantics with the class parameters as named values:
 ```
-  CASE a0[0] OF
+  CASE selector[0] OF
   0:
     dst[bit:0] := a1[bit:0]
   1:
@@ -64,7 +64,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
-    APIntAttr:$a0,
+    APIntAttr:$selector,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 511">]>:$bit_2,
@@ -98,14 +98,14 @@ Semantics with the class parameters as named values:
     RETURN l0[127:0]
   END
   FOR v0 := 0 to 1
-    dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[255:0], a1[255:0], a2[((v0 * 4) + 3):((v0 * 4) + 0)])
+    dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[255:0], a1[255:0], selector[((v0 * 4) + 3):((v0 * 4) + 0)])
   ENDFOR
 ```
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I64]>:$a0,
     VectorOfLengthAndType<[4], [I64]>:$a1,
-    APIntAttr:$a2
+    APIntAttr:$selector
   );
   let results = (outs VectorOfLengthAndType<[4], [I64]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
@@ -121,7 +121,7 @@ Mask forms: the `masking` enum attribute (`none` unless written, as `masking<zer
 Semantics with the class parameters as named values:
 ```
   dst[bit:0] := a0[bit:0]
-  CASE a1[bit_2:0] OF
+  CASE selector[bit_2:0] OF
   0:
     dst[bit_3:0] := a2[bit_3:0]
   1:
@@ -138,7 +138,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a1,
+    APIntAttr:$selector,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 511">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$bit_2,
@@ -428,7 +428,7 @@ Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
     v1 := (v0 * 128)
-    v2[255:0] := (((a0[(v1 + 127):v1] << 128)[255:0] OR a1[(v1 + 127):v1]) >> (a2 * 8))
+    v2[255:0] := (((a0[(v1 + 127):v1] << 128)[255:0] OR a1[(v1 + 127):v1]) >> (shift * 8))
     v3[(v1 + 127):v1] := v2[127:0]
   ENDFOR
   FOR v0 := 0 to loop_bound_2
@@ -442,10 +442,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 8">]>:$a2_imm_bits
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 8">]>:$shift_imm_bits
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
@@ -546,7 +546,7 @@ Parameters the operand and result types fix, not stored as attributes: `a1_width
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
-    IF a0[(v0 % 8)]
+    IF selector[(v0 % 8)]
       dst[((v0 * (loop_bound + 1)) + loop_bound):((v0 * (loop_bound + 1)) + 0)] := a1[((v0 * (loop_bound + 1)) + loop_bound):((v0 * (loop_bound + 1)) + 0)]
     ELSE
       dst[((v0 * (loop_bound + 1)) + loop_bound):((v0 * (loop_bound + 1)) + 0)] := a2[((v0 * (loop_bound + 1)) + loop_bound):((v0 * (loop_bound + 1)) + 0)]
@@ -557,9 +557,9 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
-    APIntAttr:$a0,
+    APIntAttr:$selector,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 8">]>:$a0_imm_bits
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 8">]>:$selector_imm_bits
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "$a1 `,` $a2 attr-dict `:` type($result)";
@@ -1036,14 +1036,14 @@ Semantics with the class parameters as named values:
     RETURN l5[127:0]
   END
   FOR v0 := 0 to 1
-    dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a1[((v0 * 128) + 127):((v0 * 128) + 0)], a2[((v0 * 128) + 127):((v0 * 128) + 0)], a0[((v0 * 3) + 2):((v0 * 3) + 0)])
+    dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a1[((v0 * 128) + 127):((v0 * 128) + 0)], a2[((v0 * 128) + 127):((v0 * 128) + 0)], index[((v0 * 3) + 2):((v0 * 3) + 0)])
   ENDFOR
 ```
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>]>:$a2,
-    APIntAttr:$a0
+    APIntAttr:$index
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>]>:$result);
   let assemblyFormat = "$a1 `,` $a2 attr-dict `:` type($result)";
@@ -1311,7 +1311,7 @@ Semantics with the class parameters as named values:
     RETURN l0[bit:0]
   END
   FOR v0 := 0 to 3
-    dst[((v0 * (bit + 1)) + bit):((v0 * (bit + 1)) + 0)] := f0(a0[bit_4:0], a1[((v0 * 2) + 1):((v0 * 2) + 0)])
+    dst[((v0 * (bit + 1)) + bit):((v0 * (bit + 1)) + 0)] := f0(a0[bit_4:0], selector[((v0 * 2) + 1):((v0 * 2) + 0)])
   ENDFOR
 ```
   }];
@@ -1319,7 +1319,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
-    APIntAttr:$a1,
+    APIntAttr:$selector,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
@@ -1414,7 +1414,7 @@ Semantics with the class parameters as named values:
   END
   FOR v0 := 0 to loop_bound
     FOR v1 := 0 to 3
-      dst[(((v0 * (bit_4 + 1)) + (v1 * (bit + 1))) + bit):(((v0 * (bit_4 + 1)) + (v1 * (bit + 1))) + 0)] := f0(a0[((v0 * (bit_4 + 1)) + bit_4):((v0 * (bit_4 + 1)) + 0)], a1[((v1 * 2) + 1):((v1 * 2) + 0)])
+      dst[(((v0 * (bit_4 + 1)) + (v1 * (bit + 1))) + bit):(((v0 * (bit_4 + 1)) + (v1 * (bit + 1))) + 0)] := f0(a0[((v0 * (bit_4 + 1)) + bit_4):((v0 * (bit_4 + 1)) + 0)], selector[((v1 * 2) + 1):((v1 * 2) + 0)])
     ENDFOR
   ENDFOR
 ```
@@ -1423,7 +1423,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a1,
+    APIntAttr:$selector,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
@@ -1482,7 +1482,7 @@ Semantics with the class parameters as named values:
   FOR v0 := 0 to loop_bound
     dst[((v0 * 128) + 63):((v0 * 128) + 0)] := a0[((v0 * 128) + 63):((v0 * 128) + 0)]
     FOR v1 := 0 to 3
-      dst[(((v0 * 128) + (v1 * 16)) + 79):(((v0 * 128) + (v1 * 16)) + 64)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[((v0 * 128) + 79):((v0 * 128) + 64)]
+      dst[(((v0 * 128) + (v1 * 16)) + 79):(((v0 * 128) + (v1 * 16)) + 64)] := (a0 >> (shift[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[((v0 * 128) + 79):((v0 * 128) + 64)]
     ENDFOR
   ENDFOR
 ```
@@ -1491,7 +1491,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
@@ -1512,7 +1512,7 @@ Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
     FOR v1 := 0 to 3
-      dst[(((v0 * 128) + (v1 * 16)) + 15):(((v0 * 128) + (v1 * 16)) + 0)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[((v0 * 128) + 15):((v0 * 128) + 0)]
+      dst[(((v0 * 128) + (v1 * 16)) + 15):(((v0 * 128) + (v1 * 16)) + 0)] := (a0 >> (shift[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[((v0 * 128) + 15):((v0 * 128) + 0)]
     ENDFOR
     dst[((v0 * 128) + 127):((v0 * 128) + 64)] := a0[((v0 * 128) + 127):((v0 * 128) + 64)]
   ENDFOR
@@ -1522,7 +1522,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
@@ -1569,7 +1569,7 @@ Parameters the operand and result types fix, not stored as attributes: `a1_width
 
 Semantics with the class parameters as named values:
 ```
-  v0 := a0[7:0]
+  v0 := shift[7:0]
   IF (v0 > 15)
     v0 := 16
   FI
@@ -1580,7 +1580,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
-    APIntAttr:$a0,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
@@ -1631,10 +1631,10 @@ Parameters the operand and result types fix, not stored as attributes: `loop_bou
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
-    IF (a0[7:0] > constant)
+    IF (shift[7:0] > constant)
       dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := 0
     ELSE
-      dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := ZeroExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] << a0[7:0]), (constant + 1))
+      dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := ZeroExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] << shift[7:0]), (constant + 1))
     FI
   ENDFOR
 ```
@@ -1643,7 +1643,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a0,
+    APIntAttr:$shift,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
@@ -1727,10 +1727,10 @@ Parameters the operand and result types fix, not stored as attributes: `loop_bou
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
-    IF (a0[7:0] > constant)
+    IF (shift[7:0] > constant)
       dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := (a1[((v0 * (constant + 1)) + constant)] ? constant_2 : 0)
     ELSE
-      dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := SignExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] >> a0[7:0]), (constant + 1))
+      dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := SignExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] >> shift[7:0]), (constant + 1))
     FI
   ENDFOR
 ```
@@ -1739,11 +1739,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a0,
+    APIntAttr:$shift,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 65535, 4294967295, 18446744073709551615">]>:$constant_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 6, 7, 8">]>:$a0_imm_bits
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 6, 7, 8">]>:$shift_imm_bits
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "$a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
@@ -1790,7 +1790,7 @@ Parameters the operand and result types fix, not stored as attributes: `a1_width
 
 Semantics with the class parameters as named values:
 ```
-  v0 := a0[7:0]
+  v0 := shift[7:0]
   IF (v0 > 15)
     v0 := 16
   FI
@@ -1801,7 +1801,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
-    APIntAttr:$a0,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
@@ -1852,10 +1852,10 @@ Parameters the operand and result types fix, not stored as attributes: `loop_bou
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
-    IF (a0[7:0] > constant)
+    IF (shift[7:0] > constant)
       dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := 0
     ELSE
-      dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := ZeroExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] >> a0[7:0]), (constant + 1))
+      dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := ZeroExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] >> shift[7:0]), (constant + 1))
     FI
   ENDFOR
 ```
@@ -1864,7 +1864,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a0,
+    APIntAttr:$shift,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant
   );
@@ -2122,7 +2122,7 @@ Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
     FOR v1 := 0 to 3
-      v2[((v0 * 128) + ((v1 * 32) + 31)):((v0 * 128) + ((v1 * 32) + 0))] := a0[((v0 * 128) + ((a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 32) + 31)):((v0 * 128) + (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 32))]
+      v2[((v0 * 128) + ((v1 * 32) + 31)):((v0 * 128) + ((v1 * 32) + 0))] := a0[((v0 * 128) + ((index[((v1 * 2) + 1):((v1 * 2) + 0)] * 32) + 31)):((v0 * 128) + (index[((v1 * 2) + 1):((v1 * 2) + 0)] * 32))]
     ENDFOR
   ENDFOR
   FOR v3 := 0 to loop_bound_2
@@ -2144,7 +2144,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a1,
+    APIntAttr:$index,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 3">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound_2
@@ -2166,7 +2166,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[127:0]
   v2 := ZeroExtend(a1, 128)[127:0]
   v3 := ((v1 << 128) OR v2)
-  v0 := ZeroExtend(v3[((((8 * a2) + 0) + 128) - 1):((8 * a2) + 0)], 128)
+  v0 := ZeroExtend(v3[((((8 * index) + 0) + 128) - 1):((8 * index) + 0)], 128)
   dst := v0[127:0]
 ```
   }];
@@ -2175,9 +2175,9 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[16], [I8]>:$a1,
     Optional<VectorOfLengthAndType<[16], [I8]>>:$passthrough,
     Optional<VectorOfLengthAndType<[16], [I1]>>:$mask,
-    APIntAttr:$a2,
+    APIntAttr:$index,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 8">]>:$a2_imm_bits
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 8">]>:$index_imm_bits
   );
   let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
   let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
@@ -2223,7 +2223,7 @@ Parameters the operand and result types fix, not stored as attributes: `loop_bou
 
 Semantics with the class parameters as named values:
 ```
-  CASE a0[2:0] OF
+  CASE selector[2:0] OF
   0:
     v0 := CMP_EQ
   1:
@@ -2250,7 +2250,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a0,
+    APIntAttr:$selector,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
@@ -2372,7 +2372,7 @@ Parameters the operand and result types fix, not stored as attributes: `loop_bou
 
 Semantics with the class parameters as named values:
 ```
-  CASE a0[2:0] OF
+  CASE selector[2:0] OF
   0:
     v0 := CMP_EQ
   1:
@@ -2399,7 +2399,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a0,
+    APIntAttr:$selector,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
@@ -2799,14 +2799,14 @@ Parameters the operand and result types fix, not stored as attributes: `constant
 Semantics with the class parameters as named values:
 ```
   dst[RESULT_TOP:0] := 0
-  IF (a0[7:0] <= constant)
-    dst[constant:0] := (a1[constant:0] << a0[7:0])
+  IF (shift[7:0] <= constant)
+    dst[constant:0] := (a1[constant:0] << shift[7:0])
   FI
 ```
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1,
-    APIntAttr:$a0
+    APIntAttr:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "$a1 attr-dict `:` type($result)";
@@ -2822,14 +2822,14 @@ Parameters the operand and result types fix, not stored as attributes: `constant
 Semantics with the class parameters as named values:
 ```
   dst[RESULT_TOP:0] := 0
-  IF (a0[7:0] <= constant)
-    dst[constant:0] := (a1[constant:0] >> a0[7:0])
+  IF (shift[7:0] <= constant)
+    dst[constant:0] := (a1[constant:0] >> shift[7:0])
   FI
 ```
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$a1,
-    APIntAttr:$a0
+    APIntAttr:$shift
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "$a1 attr-dict `:` type($result)";
@@ -3108,7 +3108,7 @@ Parameters the operand and result types fix, not stored as attributes: `a1_elem_
 
 Semantics with the class parameters as named values:
 ```
-  CASE a0[1:0] OF
+  CASE selector[1:0] OF
   0:
     dst[127:0] := a1[127:0]
   1:
@@ -3124,7 +3124,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
-    APIntAttr:$a0,
+    APIntAttr:$selector,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
@@ -3144,7 +3144,7 @@ Semantics with the class parameters as named values:
 ```
   dst[bit:a0_width] := a0[(a0_width + -1):0]
   dst[(a0_width + -1):0] := a1[(a0_width + -1):0]
-  dst[bit:0] := (dst[bit:0] >> (a0_elem_width * a2[bit_2:0]))
+  dst[bit:0] := (dst[bit:0] >> (a0_elem_width * shift[bit_2:0]))
 ```
   }];
   let arguments = (ins
@@ -3152,12 +3152,12 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10) || v == ::llvm::APInt(128, \"1023\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255, 511, 1023">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 32">]>:$a2_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 8">]>:$a2_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 32">]>:$shift_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 8">]>:$shift_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 (`passthrough` $passthrough^ `:` type($passthrough))? (`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict `:` type($result)";
@@ -3348,7 +3348,7 @@ Semantics with the class parameters as named values:
     RETURN ((p0 << l0) OR (p0 >> (a0_elem_width - l0)))
   END
   FOR v0 := 0 to loop_bound
-    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[7:0])
+    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], shift[7:0])
   ENDFOR
 ```
   }];
@@ -3356,7 +3356,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
@@ -3410,7 +3410,7 @@ Semantics with the class parameters as named values:
     RETURN ((p0 >> l0) OR (p0 << (a0_elem_width - l0)))
   END
   FOR v0 := 0 to loop_bound
-    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[7:0])
+    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], shift[7:0])
   ENDFOR
 ```
   }];
@@ -3418,7 +3418,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
@@ -3470,7 +3470,7 @@ Semantics with the class parameters as named values:
   FOR v0 := 0 to loop_bound
     FOR v1 := 0 to loop_bound_2
       v2[2:0] := (((a0[(((v0 * (loop_bound_2 + 1)) + (v1 * 1)) + 0)] << 2) OR (a1[(((v0 * (loop_bound_2 + 1)) + (v1 * 1)) + 0)] << 1)) OR a2[(((v0 * (loop_bound_2 + 1)) + (v1 * 1)) + 0)])
-      dst[(((v0 * (loop_bound_2 + 1)) + (v1 * 1)) + 0)] := a3[v2[2:0]]
+      dst[(((v0 * (loop_bound_2 + 1)) + (v1 * 1)) + 0)] := imm[v2[2:0]]
     ENDFOR
   ENDFOR
 ```
@@ -3480,7 +3480,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a3,
+    APIntAttr:$imm,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::zero || v == ::autollvm::Masking::merge_a0; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, zero, merge_a0">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound_2
   );
@@ -3528,8 +3528,8 @@ Parameters the operand and result types fix, not stored as attributes: `a0_elem_
 
 Semantics with the class parameters as named values:
 ```
-  dst[127:0] := a0[((a1[0] * 128) + 127):(a1[0] * 128)]
-  dst[255:128] := a2[((a1[1] * 128) + 127):(a1[1] * 128)]
+  dst[127:0] := a0[((index[0] * 128) + 127):(index[0] * 128)]
+  dst[255:128] := a2[((index[1] * 128) + 127):(index[1] * 128)]
 ```
   }];
   let arguments = (ins
@@ -3537,7 +3537,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
-    APIntAttr:$a1,
+    APIntAttr:$index,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
@@ -3586,10 +3586,10 @@ Semantics with the class parameters as named values:
     RETURN l0[127:0]
   END
   FOR v0 := 0 to 1
-    dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[511:0], a1[((v0 * 2) + 1):((v0 * 2) + 0)])
+    dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[511:0], selector[((v0 * 2) + 1):((v0 * 2) + 0)])
   ENDFOR
   FOR v1 := 0 to 1
-    dst[((v1 * 128) + 383):((v1 * 128) + 256)] := f0(a2[511:0], a1[((v1 * 2) + 5):((v1 * 2) + 4)])
+    dst[((v1 * 128) + 383):((v1 * 128) + 256)] := f0(a2[511:0], selector[((v1 * 2) + 5):((v1 * 2) + 4)])
   ENDFOR
 ```
   }];
@@ -3598,7 +3598,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a1,
+    APIntAttr:$selector,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
@@ -3792,7 +3792,7 @@ Parameters the operand and result types fix, not stored as attributes: `loop_bou
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
-    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) >> a2[bit_2:0])
+    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) >> shift[bit_2:0])
   ENDFOR
 ```
   }];
@@ -3801,7 +3801,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit_2
@@ -3851,7 +3851,7 @@ Parameters the operand and result types fix, not stored as attributes: `loop_bou
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
-    v1[bit:0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) << a2[bit_2:0])
+    v1[bit:0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) << shift[bit_2:0])
     dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[bit:a0_elem_width]
   ENDFOR
 ```
@@ -3861,7 +3861,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$bit_2
@@ -4058,7 +4058,7 @@ Semantics with the class parameters as named values:
   END
   FOR v0 := 0 to loop_bound
     FOR v1 := 0 to 7
-      dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a0[((v0 * 64) + 63):((v0 * 64) + 0)], a1[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a2)
+      dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a0[((v0 * 64) + 63):((v0 * 64) + 0)], a1[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], imm)
     ENDFOR
   ENDFOR
 ```
@@ -4068,7 +4068,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
-    APIntAttr:$a2,
+    APIntAttr:$imm,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
@@ -4101,7 +4101,7 @@ Semantics with the class parameters as named values:
   END
   FOR v0 := 0 to loop_bound
     FOR v1 := 0 to 7
-      dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a0[((v0 * 64) + 63):((v0 * 64) + 0)], a1[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a2)
+      dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a0[((v0 * 64) + 63):((v0 * 64) + 0)], a1[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], imm)
     ENDFOR
   ENDFOR
 ```
@@ -4111,7 +4111,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>]>>:$mask,
-    APIntAttr:$a2,
+    APIntAttr:$imm,
     DefaultValuedAttr<ConfinedAttr<Autollvm_MaskingAttr, [AttrConstraint<CPred<"[](::autollvm::Masking v) { return v == ::autollvm::Masking::none || v == ::autollvm::Masking::merge || v == ::autollvm::Masking::zero; }(::llvm::cast<::autollvm::MaskingAttr>($_self).getValue())">, "one of none, merge, zero">]>, "::autollvm::Masking::none">:$masking
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
@@ -4249,13 +4249,13 @@ Parameters the operand and result types fix, not stored as attributes: `result_w
 
 Semantics with the class parameters as named values:
 ```
-  dst[bit:0] := (a0[127:0] >> (a1[bit_2:0] * (bit + 1)))[bit:0]
+  dst[bit:0] := (a0[127:0] >> (shift[bit_2:0] * (bit + 1)))[bit:0]
   dst[31:(bit + 1)] := 0
 ```
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit_2
   );
@@ -4273,14 +4273,14 @@ Parameters the operand and result types fix, not stored as attributes: `a0_elem_
 Semantics with the class parameters as named values:
 ```
   dst[127:0] := a0[127:0]
-  v0 := (a1[bit:0] * a0_elem_width)
+  v0 := (index[bit:0] * a0_elem_width)
   dst[(v0 + (a0_elem_width + -1)):v0] := a2[(a0_elem_width + -1):0]
 ```
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[I32, I64]>:$a2,
-    APIntAttr:$a1,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
@@ -5664,7 +5664,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(0, (bit + 1))
   FOR v3 := 0 to loop_bound
-    v4 := ((AsInteger(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)], width) + 0) >> ((1 * a1) + 0))
+    v4 := ((AsInteger(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)], width) + 0) >> ((1 * shift) + 0))
     v2[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend((ZeroExtend(0, (bit + 1))[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] + v4[(a0_elem_width + -1):0]), a0_elem_width), a0_elem_width)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -5673,10 +5673,10 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($result)";
@@ -5693,7 +5693,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[63:0]
   v2 := ZeroExtend(0, 64)
   FOR v3 := 0 to 0
-    v4 := ((AsInteger(v1[((v3 * 64) + 63):((v3 * 64) + 0)], width) + 0) >> ((1 * a1) + 0))
+    v4 := ((AsInteger(v1[((v3 * 64) + 63):((v3 * 64) + 0)], width) + 0) >> ((1 * shift) + 0))
     v2[((v3 * 64) + 63):((v3 * 64) + 0)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64)[((v3 * 64) + 63):((v3 * 64) + 0)] + v4[63:0]), 64), 64)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -5702,7 +5702,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     I64:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs I64:$result);
@@ -5722,7 +5722,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(0, (bit + 1))
   FOR v3 := 0 to loop_bound
-    v2[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend(ShiftInt(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)], ((1 * a1) + 0), (a0_elem_width + -1)), a0_elem_width), a0_elem_width)
+    v2[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend(ShiftInt(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)], ((1 * shift) + 0), (a0_elem_width + -1)), a0_elem_width), a0_elem_width)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
   dst := v0[bit:0]
@@ -5730,9 +5730,9 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($result)";
@@ -5749,7 +5749,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[63:0]
   v2 := ZeroExtend(0, 64)
   FOR v3 := 0 to 0
-    v2[((v3 * 64) + 63):((v3 * 64) + 0)] := ZeroExtend(ZeroExtend(ShiftInt(v1[((v3 * 64) + 63):((v3 * 64) + 0)], ((1 * a1) + 0), 63), 64), 64)
+    v2[((v3 * 64) + 63):((v3 * 64) + 0)] := ZeroExtend(ZeroExtend(ShiftInt(v1[((v3 * 64) + 63):((v3 * 64) + 0)], ((1 * shift) + 0), 63), 64), 64)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
   dst := v0[63:0]
@@ -5757,7 +5757,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     I64:$a0,
-    APIntAttr:$a1
+    APIntAttr:$shift
   );
   let results = (outs I64:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($result)";
@@ -5775,9 +5775,9 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(0, 128)
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(0, (bit + 1))
-  v3 := ShiftInt(1, (((1 * a1) + 0) - 1), width)
+  v3 := ShiftInt(1, (((1 * shift) + 0) - 1), width)
   FOR v4 := 0 to loop_bound
-    v5 := ((AsInteger(v1[((v4 * (width + 1)) + width):((v4 * (width + 1)) + 0)], width_2) + v3) >> ((1 * a1) + 0))
+    v5 := ((AsInteger(v1[((v4 * (width + 1)) + width):((v4 * (width + 1)) + 0)], width_2) + v3) >> ((1 * shift) + 0))
     v2[((v4 * (width + 1)) + width):((v4 * (width + 1)) + 0)] := ZeroExtend(ZeroExtend((ZeroExtend(0, (bit + 1))[((v4 * (width + 1)) + width):((v4 * (width + 1)) + 0)] + v5[width:0]), (width + 1)), (width + 1))
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -5786,11 +5786,11 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($result)";
@@ -5806,9 +5806,9 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(0, 128)
   v1 := ZeroExtend(a0, 128)[63:0]
   v2 := ZeroExtend(0, 64)
-  v3 := ShiftInt(1, (((1 * a1) + 0) - 1), 63)
+  v3 := ShiftInt(1, (((1 * shift) + 0) - 1), 63)
   FOR v4 := 0 to 0
-    v5 := ((AsInteger(v1[((v4 * 64) + 63):((v4 * 64) + 0)], width) + v3) >> ((1 * a1) + 0))
+    v5 := ((AsInteger(v1[((v4 * 64) + 63):((v4 * 64) + 0)], width) + v3) >> ((1 * shift) + 0))
     v2[((v4 * 64) + 63):((v4 * 64) + 0)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64)[((v4 * 64) + 63):((v4 * 64) + 0)] + v5[63:0]), 64), 64)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -5817,7 +5817,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     I64:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs I64:$result);
@@ -5838,7 +5838,7 @@ Semantics with the class parameters as named values:
   v2 := ZeroExtend(0, (bit + 1))
   v3 := v0[bit:0]
   FOR v4 := 0 to loop_bound
-    v5 := ((AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width) + 0) >> ((1 * a2) + 0))
+    v5 := ((AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width) + 0) >> ((1 * shift) + 0))
     v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend((v3[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] + v5[(a0_elem_width + -1):0]), a0_elem_width), a0_elem_width)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -5848,10 +5848,10 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
@@ -5869,7 +5869,7 @@ Semantics with the class parameters as named values:
   v2 := ZeroExtend(0, 64)
   v3 := v0[63:0]
   FOR v4 := 0 to 0
-    v5 := ((AsInteger(v1[((v4 * 64) + 63):((v4 * 64) + 0)], width) + 0) >> ((1 * a2) + 0))
+    v5 := ((AsInteger(v1[((v4 * 64) + 63):((v4 * 64) + 0)], width) + 0) >> ((1 * shift) + 0))
     v2[((v4 * 64) + 63):((v4 * 64) + 0)] := ZeroExtend(ZeroExtend((v3[((v4 * 64) + 63):((v4 * 64) + 0)] + v5[63:0]), 64), 64)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -5879,7 +5879,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     I64:$a0,
     I64:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs I64:$result);
@@ -5898,10 +5898,10 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(a0, 128)
   v1 := ZeroExtend(a1, 128)[bit:0]
   v2 := ZeroExtend(0, (bit + 1))
-  v3 := ShiftInt(1, (((1 * a2) + 0) - 1), width)
+  v3 := ShiftInt(1, (((1 * shift) + 0) - 1), width)
   v4 := v0[bit:0]
   FOR v5 := 0 to loop_bound
-    v6 := ((AsInteger(v1[((v5 * (width + 1)) + width):((v5 * (width + 1)) + 0)], width_2) + v3) >> ((1 * a2) + 0))
+    v6 := ((AsInteger(v1[((v5 * (width + 1)) + width):((v5 * (width + 1)) + 0)], width_2) + v3) >> ((1 * shift) + 0))
     v2[((v5 * (width + 1)) + width):((v5 * (width + 1)) + 0)] := ZeroExtend(ZeroExtend((v4[((v5 * (width + 1)) + width):((v5 * (width + 1)) + 0)] + v6[width:0]), (width + 1)), (width + 1))
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -5911,11 +5911,11 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
@@ -5931,10 +5931,10 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(a0, 128)
   v1 := ZeroExtend(a1, 128)[63:0]
   v2 := ZeroExtend(0, 64)
-  v3 := ShiftInt(1, (((1 * a2) + 0) - 1), 63)
+  v3 := ShiftInt(1, (((1 * shift) + 0) - 1), 63)
   v4 := v0[63:0]
   FOR v5 := 0 to 0
-    v6 := ((AsInteger(v1[((v5 * 64) + 63):((v5 * 64) + 0)], width) + v3) >> ((1 * a2) + 0))
+    v6 := ((AsInteger(v1[((v5 * 64) + 63):((v5 * 64) + 0)], width) + v3) >> ((1 * shift) + 0))
     v2[((v5 * 64) + 63):((v5 * 64) + 0)] := ZeroExtend(ZeroExtend((v4[((v5 * 64) + 63):((v5 * 64) + 0)] + v6[63:0]), 64), 64)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -5944,7 +5944,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     I64:$a0,
     I64:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs I64:$result);
@@ -5964,7 +5964,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(0, (bit + 1))
   FOR v3 := 0 to loop_bound
-    v4 := ShiftInt(AsInteger(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)], width), ((1 * a1) + 0), (a0_elem_width + -1))
+    v4 := ShiftInt(AsInteger(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)], width), ((1 * shift) + 0), (a0_elem_width + -1))
     v2[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v4, a0_elem_width, width_2), a0_elem_width), a0_elem_width)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -5973,11 +5973,11 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($result)";
@@ -5994,7 +5994,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(0, (bit + 1))
   FOR v3 := 0 to 0
-    v4 := ShiftInt(AsInteger(v1[((v3 * (bit + 1)) + bit):((v3 * (bit + 1)) + 0)], width), ((1 * a1) + 0), bit)
+    v4 := ShiftInt(AsInteger(v1[((v3 * (bit + 1)) + bit):((v3 * (bit + 1)) + 0)], width), ((1 * shift) + 0), bit)
     v2[((v3 * (bit + 1)) + bit):((v3 * (bit + 1)) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v4, (bit + 1), width_2), (bit + 1)), (bit + 1))
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -6003,11 +6003,11 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[I16, I32, I64, I8]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($result)";
@@ -6026,7 +6026,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[127:0]
   v2 := ZeroExtend(0, 64)
   FOR v3 := 0 to loop_bound
-    v4 := ((v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] + 0) >> ((1 * a1) + 0))
+    v4 := ((v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] + 0) >> ((1 * shift) + 0))
     v2[((v3 * result_elem_width) + (result_elem_width + -1)):((v3 * result_elem_width) + 0)] := ZeroExtend(v4[(result_elem_width + -1):0], result_elem_width)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -6035,8 +6035,8 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    APIntAttr:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
+    APIntAttr:$shift,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -6055,7 +6055,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a1, 128)[127:0]
   v2 := ZeroExtend(0, 64)
   FOR v3 := 0 to loop_bound
-    v4 := ((v1[((v3 * a1_elem_width) + (a1_elem_width + -1)):((v3 * a1_elem_width) + 0)] + 0) >> ((1 * a2) + 0))
+    v4 := ((v1[((v3 * a1_elem_width) + (a1_elem_width + -1)):((v3 * a1_elem_width) + 0)] + 0) >> ((1 * shift) + 0))
     v2[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] := ZeroExtend(v4[(a0_elem_width + -1):0], a0_elem_width)
   ENDFOR
   v0[127:64] := ZeroExtend(v2, 64)
@@ -6065,8 +6065,8 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    APIntAttr:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
+    APIntAttr:$shift,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
@@ -6085,7 +6085,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[127:0]
   v2 := ZeroExtend(0, 64)
   FOR v3 := 0 to loop_bound
-    v4 := ((Signed(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)]) + 0) >> ((1 * a1) + 0))
+    v4 := ((Signed(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)]) + 0) >> ((1 * shift) + 0))
     v2[((v3 * result_elem_width) + (result_elem_width + -1)):((v3 * result_elem_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v4, result_elem_width, 1), result_elem_width), result_elem_width)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -6094,8 +6094,8 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    APIntAttr:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
+    APIntAttr:$shift,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -6114,7 +6114,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(0, result_width)
   FOR v3 := 0 to 0
-    v4 := ((Signed(v1[((v3 * (bit + 1)) + bit):((v3 * (bit + 1)) + 0)]) + 0) >> ((1 * a1) + 0))
+    v4 := ((Signed(v1[((v3 * (bit + 1)) + bit):((v3 * (bit + 1)) + 0)]) + 0) >> ((1 * shift) + 0))
     v2[((v3 * result_width) + (result_width + -1)):((v3 * result_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v4, result_width, 1), result_width), result_width)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -6123,9 +6123,9 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[I16, I32, I64]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -6144,7 +6144,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a1, 128)[127:0]
   v2 := ZeroExtend(0, 64)
   FOR v3 := 0 to loop_bound
-    v4 := ((Signed(v1[((v3 * a1_elem_width) + (a1_elem_width + -1)):((v3 * a1_elem_width) + 0)]) + 0) >> ((1 * a2) + 0))
+    v4 := ((Signed(v1[((v3 * a1_elem_width) + (a1_elem_width + -1)):((v3 * a1_elem_width) + 0)]) + 0) >> ((1 * shift) + 0))
     v2[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v4, a0_elem_width, 1), a0_elem_width), a0_elem_width)
   ENDFOR
   v0[127:64] := ZeroExtend(v2, 64)
@@ -6154,8 +6154,8 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    APIntAttr:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
+    APIntAttr:$shift,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
@@ -6173,9 +6173,9 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(0, 128)
   v1 := ZeroExtend(a0, 128)[127:0]
   v2 := ZeroExtend(0, 64)
-  v3 := ShiftInt(1, (((1 * a1) + 0) - 1), width)
+  v3 := ShiftInt(1, (((1 * shift) + 0) - 1), width)
   FOR v4 := 0 to loop_bound
-    v5 := ((Signed(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)]) + v3) >> ((1 * a1) + 0))
+    v5 := ((Signed(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)]) + v3) >> ((1 * shift) + 0))
     v2[((v4 * (width + 1)) + width):((v4 * (width + 1)) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v5, (width + 1), 1), (width + 1)), (width + 1))
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -6184,9 +6184,9 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -6204,9 +6204,9 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(0, 128)
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(0, result_width)
-  v3 := ShiftInt(1, (((1 * a1) + 0) - 1), (result_width + -1))
+  v3 := ShiftInt(1, (((1 * shift) + 0) - 1), (result_width + -1))
   FOR v4 := 0 to 0
-    v5 := ((Signed(v1[((v4 * (bit + 1)) + bit):((v4 * (bit + 1)) + 0)]) + v3) >> ((1 * a1) + 0))
+    v5 := ((Signed(v1[((v4 * (bit + 1)) + bit):((v4 * (bit + 1)) + 0)]) + v3) >> ((1 * shift) + 0))
     v2[((v4 * result_width) + (result_width + -1)):((v4 * result_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v5, result_width, 1), result_width), result_width)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -6215,9 +6215,9 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[I16, I32, I64]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -6235,9 +6235,9 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(a0, 128)
   v1 := ZeroExtend(a1, 128)[127:0]
   v2 := ZeroExtend(0, 64)
-  v3 := ShiftInt(1, (((1 * a2) + 0) - 1), width)
+  v3 := ShiftInt(1, (((1 * shift) + 0) - 1), width)
   FOR v4 := 0 to loop_bound
-    v5 := ((Signed(v1[((v4 * a1_elem_width) + (a1_elem_width + -1)):((v4 * a1_elem_width) + 0)]) + v3) >> ((1 * a2) + 0))
+    v5 := ((Signed(v1[((v4 * a1_elem_width) + (a1_elem_width + -1)):((v4 * a1_elem_width) + 0)]) + v3) >> ((1 * shift) + 0))
     v2[((v4 * (width + 1)) + width):((v4 * (width + 1)) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v5, (width + 1), 1), (width + 1)), (width + 1))
   ENDFOR
   v0[127:64] := ZeroExtend(v2, 64)
@@ -6247,9 +6247,9 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
@@ -6268,7 +6268,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[127:0]
   v2 := ZeroExtend(0, 64)
   FOR v3 := 0 to loop_bound
-    v4 := ((AsInteger(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)], width) + 0) >> ((1 * a1) + 0))
+    v4 := ((AsInteger(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)], width) + 0) >> ((1 * shift) + 0))
     v2[((v3 * result_elem_width) + (result_elem_width + -1)):((v3 * result_elem_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v4, result_elem_width, width), result_elem_width), result_elem_width)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -6277,9 +6277,9 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -6298,7 +6298,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(0, result_width)
   FOR v3 := 0 to 0
-    v4 := ((AsInteger(v1[((v3 * (bit + 1)) + bit):((v3 * (bit + 1)) + 0)], width) + 0) >> ((1 * a1) + 0))
+    v4 := ((AsInteger(v1[((v3 * (bit + 1)) + bit):((v3 * (bit + 1)) + 0)], width) + 0) >> ((1 * shift) + 0))
     v2[((v3 * result_width) + (result_width + -1)):((v3 * result_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v4, result_width, width), result_width), result_width)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -6307,10 +6307,10 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[I16, I32, I64]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -6329,7 +6329,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a1, 128)[127:0]
   v2 := ZeroExtend(0, 64)
   FOR v3 := 0 to loop_bound
-    v4 := ((AsInteger(v1[((v3 * a1_elem_width) + (a1_elem_width + -1)):((v3 * a1_elem_width) + 0)], width) + 0) >> ((1 * a2) + 0))
+    v4 := ((AsInteger(v1[((v3 * a1_elem_width) + (a1_elem_width + -1)):((v3 * a1_elem_width) + 0)], width) + 0) >> ((1 * shift) + 0))
     v2[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v4, a0_elem_width, width), a0_elem_width), a0_elem_width)
   ENDFOR
   v0[127:64] := ZeroExtend(v2, 64)
@@ -6339,9 +6339,9 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
@@ -6359,9 +6359,9 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(0, 128)
   v1 := ZeroExtend(a0, 128)[127:0]
   v2 := ZeroExtend(0, 64)
-  v3 := ShiftInt(1, (((1 * a1) + 0) - 1), width)
+  v3 := ShiftInt(1, (((1 * shift) + 0) - 1), width)
   FOR v4 := 0 to loop_bound
-    v5 := ((v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] + v3) >> ((1 * a1) + 0))
+    v5 := ((v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] + v3) >> ((1 * shift) + 0))
     v2[((v4 * (width + 1)) + width):((v4 * (width + 1)) + 0)] := ZeroExtend(v5[width:0], (width + 1))
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -6370,9 +6370,9 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -6390,9 +6390,9 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(a0, 128)
   v1 := ZeroExtend(a1, 128)[127:0]
   v2 := ZeroExtend(0, 64)
-  v3 := ShiftInt(1, (((1 * a2) + 0) - 1), width)
+  v3 := ShiftInt(1, (((1 * shift) + 0) - 1), width)
   FOR v4 := 0 to loop_bound
-    v5 := ((v1[((v4 * a1_elem_width) + (a1_elem_width + -1)):((v4 * a1_elem_width) + 0)] + v3) >> ((1 * a2) + 0))
+    v5 := ((v1[((v4 * a1_elem_width) + (a1_elem_width + -1)):((v4 * a1_elem_width) + 0)] + v3) >> ((1 * shift) + 0))
     v2[((v4 * (width + 1)) + width):((v4 * (width + 1)) + 0)] := ZeroExtend(v5[width:0], (width + 1))
   ENDFOR
   v0[127:64] := ZeroExtend(v2, 64)
@@ -6402,9 +6402,9 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
@@ -6422,9 +6422,9 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(0, 128)
   v1 := ZeroExtend(a0, 128)[127:0]
   v2 := ZeroExtend(0, 64)
-  v3 := ShiftInt(1, (((1 * a1) + 0) - 1), width)
+  v3 := ShiftInt(1, (((1 * shift) + 0) - 1), width)
   FOR v4 := 0 to loop_bound
-    v5 := ((AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width_2) + v3) >> ((1 * a1) + 0))
+    v5 := ((AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width_2) + v3) >> ((1 * shift) + 0))
     v2[((v4 * (width + 1)) + width):((v4 * (width + 1)) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v5, (width + 1), width_2), (width + 1)), (width + 1))
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -6433,10 +6433,10 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -6454,9 +6454,9 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(0, 128)
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(0, result_width)
-  v3 := ShiftInt(1, (((1 * a1) + 0) - 1), (result_width + -1))
+  v3 := ShiftInt(1, (((1 * shift) + 0) - 1), (result_width + -1))
   FOR v4 := 0 to 0
-    v5 := ((AsInteger(v1[((v4 * (bit + 1)) + bit):((v4 * (bit + 1)) + 0)], width) + v3) >> ((1 * a1) + 0))
+    v5 := ((AsInteger(v1[((v4 * (bit + 1)) + bit):((v4 * (bit + 1)) + 0)], width) + v3) >> ((1 * shift) + 0))
     v2[((v4 * result_width) + (result_width + -1)):((v4 * result_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v5, result_width, width), result_width), result_width)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -6465,10 +6465,10 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[I16, I32, I64]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I8]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -6486,9 +6486,9 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(a0, 128)
   v1 := ZeroExtend(a1, 128)[127:0]
   v2 := ZeroExtend(0, 64)
-  v3 := ShiftInt(1, (((1 * a2) + 0) - 1), width)
+  v3 := ShiftInt(1, (((1 * shift) + 0) - 1), width)
   FOR v4 := 0 to loop_bound
-    v5 := ((AsInteger(v1[((v4 * a1_elem_width) + (a1_elem_width + -1)):((v4 * a1_elem_width) + 0)], width_2) + v3) >> ((1 * a2) + 0))
+    v5 := ((AsInteger(v1[((v4 * a1_elem_width) + (a1_elem_width + -1)):((v4 * a1_elem_width) + 0)], width_2) + v3) >> ((1 * shift) + 0))
     v2[((v4 * (width + 1)) + width):((v4 * (width + 1)) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v5, (width + 1), width_2), (width + 1)), (width + 1))
   ENDFOR
   v0[127:64] := ZeroExtend(v2, 64)
@@ -6498,10 +6498,10 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
@@ -6520,7 +6520,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[bit:(bit + -63)]
   v2 := ZeroExtend(0, 128)
   FOR v3 := 0 to loop_bound
-    v4 := ShiftInt(AsInteger(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)], width), ((1 * a1) + 0), (a0_elem_width + -1))
+    v4 := ShiftInt(AsInteger(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)], width), ((1 * shift) + 0), (a0_elem_width + -1))
     v2[((v3 * result_elem_width) + (result_elem_width + -1)):((v3 * result_elem_width) + 0)] := ZeroExtend(v4[(result_elem_width + -1):0], result_elem_width)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
@@ -6529,10 +6529,10 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -6551,10 +6551,10 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a1, 128)[bit:0]
   v2 := v0[bit:0]
   v3 := ZeroExtend(0, (bit + 1))
-  v4 := (ZeroExtend(constant, a0_elem_width) >> ((1 * a2) + 0))
+  v4 := (ZeroExtend(constant, a0_elem_width) >> ((1 * shift) + 0))
   v5 := ZeroExtend(0, a0_elem_width)
   FOR v6 := 0 to loop_bound
-    v5 := (v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] >> ((1 * a2) + 0))
+    v5 := (v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] >> ((1 * shift) + 0))
     v3[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] := ZeroExtend(((v2[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] AND ZeroExtend(NOT v4, a0_elem_width)) OR v5), a0_elem_width)
   ENDFOR
   v0 := ZeroExtend(v3, 128)
@@ -6564,10 +6564,10 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 4, 5, 6, 7">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
@@ -6584,10 +6584,10 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a1, 128)[63:0]
   v2 := v0[63:0]
   v3 := ZeroExtend(0, 64)
-  v4 := (ZeroExtend(18446744073709551615, 64) >> ((1 * a2) + 0))
+  v4 := (ZeroExtend(18446744073709551615, 64) >> ((1 * shift) + 0))
   v5 := ZeroExtend(0, 64)
   FOR v6 := 0 to 0
-    v5 := (v1[((v6 * 64) + 63):((v6 * 64) + 0)] >> ((1 * a2) + 0))
+    v5 := (v1[((v6 * 64) + 63):((v6 * 64) + 0)] >> ((1 * shift) + 0))
     v3[((v6 * 64) + 63):((v6 * 64) + 0)] := ZeroExtend(((v2[((v6 * 64) + 63):((v6 * 64) + 0)] AND ZeroExtend(NOT v4, 64)) OR v5), 64)
   ENDFOR
   v0 := ZeroExtend(v3, 128)
@@ -6597,7 +6597,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     I64:$a0,
     I64:$a1,
-    APIntAttr:$a2
+    APIntAttr:$shift
   );
   let results = (outs I64:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
@@ -6616,10 +6616,10 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a1, 128)[bit:0]
   v2 := v0[bit:0]
   v3 := ZeroExtend(0, (bit + 1))
-  v4 := ZeroExtend(ShiftInt(ZeroExtend(constant, a0_elem_width), ((1 * a2) + 0), (a0_elem_width + -1)), a0_elem_width)
+  v4 := ZeroExtend(ShiftInt(ZeroExtend(constant, a0_elem_width), ((1 * shift) + 0), (a0_elem_width + -1)), a0_elem_width)
   v5 := ZeroExtend(0, a0_elem_width)
   FOR v6 := 0 to loop_bound
-    v5 := ZeroExtend(ShiftInt(v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)], ((1 * a2) + 0), (a0_elem_width + -1)), a0_elem_width)
+    v5 := ZeroExtend(ShiftInt(v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)], ((1 * shift) + 0), (a0_elem_width + -1)), a0_elem_width)
     v3[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] := ZeroExtend(((v2[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] AND ZeroExtend(NOT v4, a0_elem_width)) OR v5), a0_elem_width)
   ENDFOR
   v0 := ZeroExtend(v3, 128)
@@ -6629,10 +6629,10 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 4, 5, 6">]>:$shift_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
@@ -6649,10 +6649,10 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a1, 128)[63:0]
   v2 := v0[63:0]
   v3 := ZeroExtend(0, 64)
-  v4 := ZeroExtend(ShiftInt(ZeroExtend(18446744073709551615, 64), ((1 * a2) + 0), 63), 64)
+  v4 := ZeroExtend(ShiftInt(ZeroExtend(18446744073709551615, 64), ((1 * shift) + 0), 63), 64)
   v5 := ZeroExtend(0, 64)
   FOR v6 := 0 to 0
-    v5 := ZeroExtend(ShiftInt(v1[((v6 * 64) + 63):((v6 * 64) + 0)], ((1 * a2) + 0), 63), 64)
+    v5 := ZeroExtend(ShiftInt(v1[((v6 * 64) + 63):((v6 * 64) + 0)], ((1 * shift) + 0), 63), 64)
     v3[((v6 * 64) + 63):((v6 * 64) + 0)] := ZeroExtend(((v2[((v6 * 64) + 63):((v6 * 64) + 0)] AND ZeroExtend(NOT v4, 64)) OR v5), 64)
   ENDFOR
   v0 := ZeroExtend(v3, 128)
@@ -6662,7 +6662,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     I64:$a0,
     I64:$a1,
-    APIntAttr:$a2
+    APIntAttr:$shift
   );
   let results = (outs I64:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
@@ -6886,7 +6886,7 @@ Semantics with the class parameters as named values:
   v3 := v0[bit:0]
   v4 := ZeroExtend(0, (bit + 1))
   v5 := ZeroExtend(0, a0_elem_width)
-  v6 := v2[((((1 * a3) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * a3) + 0) * a0_elem_width)]
+  v6 := v2[((((1 * index) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * index) + 0) * a0_elem_width)]
   FOR v7 := 0 to loop_bound
     v8 := v1[((v7 * a0_elem_width) + (a0_elem_width + -1)):((v7 * a0_elem_width) + 0)]
     v5 := (v8 * v6)[(a0_elem_width + -1):0]
@@ -6904,11 +6904,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
-    APIntAttr:$a3,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$index_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
@@ -6929,7 +6929,7 @@ Semantics with the class parameters as named values:
   v3 := v0[127:0]
   v4 := ZeroExtend(0, 128)
   v5 := ZeroExtend(0, a0_elem_width)
-  v6 := AsInteger(v2[((((1 * a3) + 0) * a1_elem_width) + (a1_elem_width + -1)):(((1 * a3) + 0) * a1_elem_width)], width)
+  v6 := AsInteger(v2[((((1 * index) + 0) * a1_elem_width) + (a1_elem_width + -1)):(((1 * index) + 0) * a1_elem_width)], width)
   FOR v7 := 0 to loop_bound
     v8 := AsInteger(v1[((v7 * a1_elem_width) + (a1_elem_width + -1)):((v7 * a1_elem_width) + 0)], width)
     v5 := (v8 * v6)[(a0_elem_width + -1):0]
@@ -6947,12 +6947,12 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
-    APIntAttr:$a3,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$index_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
@@ -6973,7 +6973,7 @@ Semantics with the class parameters as named values:
   v3 := v0[127:0]
   v4 := ZeroExtend(0, 128)
   v5 := ZeroExtend(0, a0_elem_width)
-  v6 := Signed(v2[((((1 * a3) + 0) * a1_elem_width) + (a1_elem_width + -1)):(((1 * a3) + 0) * a1_elem_width)])
+  v6 := Signed(v2[((((1 * index) + 0) * a1_elem_width) + (a1_elem_width + -1)):(((1 * index) + 0) * a1_elem_width)])
   FOR v7 := 0 to loop_bound
     v8 := Signed(v1[((v7 * a1_elem_width) + (a1_elem_width + -1)):((v7 * a1_elem_width) + 0)])
     v5 := ZeroExtend(SaturateAs(((2 * v8) * v6), a0_elem_width, 0), a0_elem_width)
@@ -6992,11 +6992,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
-    APIntAttr:$a3,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$index_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
@@ -7017,7 +7017,7 @@ Semantics with the class parameters as named values:
   v3 := v0[bit_2:0]
   v4 := ZeroExtend(0, (bit_2 + 1))
   v5 := ZeroExtend(0, (bit_2 + 1))
-  v6 := Signed(v2[((((1 * a3) + 0) * a1_width) + (a1_width + -1)):(((1 * a3) + 0) * a1_width)])
+  v6 := Signed(v2[((((1 * index) + 0) * a1_width) + (a1_width + -1)):(((1 * index) + 0) * a1_width)])
   FOR v7 := 0 to 0
     v8 := Signed(v1[((v7 * a1_width) + (a1_width + -1)):((v7 * a1_width) + 0)])
     v5 := ZeroExtend(SaturateAs(((2 * v8) * v6), (bit_2 + 1), 0), (bit_2 + 1))
@@ -7036,11 +7036,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I32, I64]>:$a0,
     AnyTypeOf<[I16, I32]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
-    APIntAttr:$a3,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$index_width
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
@@ -7093,7 +7093,7 @@ Semantics with the class parameters as named values:
   v2 := ZeroExtend(a1, 128)[bit_2:0]
   v3 := ZeroExtend(0, (bit + 1))
   v4 := ZeroExtend(0, a0_elem_width)
-  v5 := v2[((((1 * a2) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * a2) + 0) * a0_elem_width)]
+  v5 := v2[((((1 * index) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * index) + 0) * a0_elem_width)]
   FOR v6 := 0 to loop_bound
     v7 := v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)]
     v4 := (v7 * v5)[(a0_elem_width + -1):0]
@@ -7106,10 +7106,10 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$index_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
@@ -7164,7 +7164,7 @@ Semantics with the class parameters as named values:
   v2 := ZeroExtend(a1, 128)[bit_2:0]
   v3 := ZeroExtend(0, 128)
   v4 := ZeroExtend(0, result_elem_width)
-  v5 := AsInteger(v2[((((1 * a2) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * a2) + 0) * a0_elem_width)], width)
+  v5 := AsInteger(v2[((((1 * index) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * index) + 0) * a0_elem_width)], width)
   FOR v6 := 0 to loop_bound
     v7 := AsInteger(v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)], width)
     v4 := (v7 * v5)[(result_elem_width + -1):0]
@@ -7177,11 +7177,11 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$index_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
@@ -7235,7 +7235,7 @@ Semantics with the class parameters as named values:
   v2 := ZeroExtend(a1, 128)[bit_2:0]
   v3 := ZeroExtend(0, 128)
   v4 := ZeroExtend(0, result_elem_width)
-  v5 := Signed(v2[((((1 * a2) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * a2) + 0) * a0_elem_width)])
+  v5 := Signed(v2[((((1 * index) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * index) + 0) * a0_elem_width)])
   FOR v6 := 0 to loop_bound
     v7 := Signed(v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)])
     v4 := ZeroExtend(SaturateAs(((2 * v7) * v5), result_elem_width, 0), result_elem_width)
@@ -7248,10 +7248,10 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$index_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
@@ -7271,7 +7271,7 @@ Semantics with the class parameters as named values:
   v2 := ZeroExtend(a1, 128)[bit:0]
   v3 := ZeroExtend(0, result_width)
   v4 := ZeroExtend(0, result_width)
-  v5 := Signed(v2[((((1 * a2) + 0) * a0_width) + (a0_width + -1)):(((1 * a2) + 0) * a0_width)])
+  v5 := Signed(v2[((((1 * index) + 0) * a0_width) + (a0_width + -1)):(((1 * index) + 0) * a0_width)])
   FOR v6 := 0 to 0
     v7 := Signed(v1[((v6 * a0_width) + (a0_width + -1)):((v6 * a0_width) + 0)])
     v4 := ZeroExtend(SaturateAs(((2 * v7) * v5), result_width, 0), result_width)
@@ -7284,9 +7284,9 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[I16, I32]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$index_width
   );
   let results = (outs AnyTypeOf<[I32, I64]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
@@ -7339,7 +7339,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(a1, 128)[bit_2:0]
   v3 := ZeroExtend(0, (bit + 1))
-  v4 := Signed(v2[((((1 * a2) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * a2) + 0) * a0_elem_width)])
+  v4 := Signed(v2[((((1 * index) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * index) + 0) * a0_elem_width)])
   FOR v5 := 0 to loop_bound
     v6 := Signed(v1[((v5 * a0_elem_width) + (a0_elem_width + -1)):((v5 * a0_elem_width) + 0)])
     v7 := (((2 * v6) * v4) + constant)
@@ -7352,11 +7352,11 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 32768, 2147483648">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$index_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
@@ -7373,7 +7373,7 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(a1, 128)[bit_2:0]
   v3 := ZeroExtend(0, (bit + 1))
-  v4 := Signed(v2[((((1 * a2) + 0) * (bit + 1)) + bit):(((1 * a2) + 0) * (bit + 1))])
+  v4 := Signed(v2[((((1 * index) + 0) * (bit + 1)) + bit):(((1 * index) + 0) * (bit + 1))])
   FOR v5 := 0 to 0
     v6 := Signed(v1[((v5 * (bit + 1)) + bit):((v5 * (bit + 1)) + 0)])
     v7 := (((2 * v6) * v4) + constant)
@@ -7386,11 +7386,11 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     AnyTypeOf<[I16, I32]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    APIntAttr:$a2,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 32768, 2147483648">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a2_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$index_width
   );
   let results = (outs AnyTypeOf<[I16, I32]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` functional-type(operands, results)";
@@ -7998,7 +7998,7 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(0, 128)
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(0, result_width)
-  v3 := v1[((((1 * a1) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * a1) + 0) * a0_elem_width)]
+  v3 := v1[((((1 * index) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * index) + 0) * a0_elem_width)]
   FOR v4 := 0 to loop_bound
     v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend(v3, a0_elem_width)
   ENDFOR
@@ -8008,9 +8008,9 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4">]>:$index_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -8036,7 +8036,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     VectorOfLengthAndType<[1], [I64]>:$a0,
-    APIntAttr:$a1
+    APIntAttr:$imm
   );
   let results = (outs I64:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -8062,7 +8062,7 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     VectorOfLengthAndType<[1], [I64]>:$a0,
-    APIntAttr:$a1
+    APIntAttr:$imm
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -8080,7 +8080,7 @@ Semantics with the class parameters as named values:
   v0 := ZeroExtend(0, 128)
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(0, a0_elem_width)
-  v3 := v1[((((1 * a1) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * a1) + 0) * a0_elem_width)]
+  v3 := v1[((((1 * index) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * index) + 0) * a0_elem_width)]
   FOR v4 := 0 to 0
     v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend(v3, a0_elem_width)
   ENDFOR
@@ -8090,9 +8090,9 @@ Semantics with the class parameters as named values:
   }];
   let arguments = (ins
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    APIntAttr:$a1,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4">]>:$a1_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4">]>:$index_width
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
   let assemblyFormat = "$a0 attr-dict `:` type($a0) `to` type($result)";
@@ -8443,7 +8443,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     VectorOfLengthAndType<[1], [I64]>:$a0,
     VectorOfLengthAndType<[1], [I64]>:$a1,
-    APIntAttr:$a2
+    APIntAttr:$imm
   );
   let results = (outs I64:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($a0) `to` type($result)";
@@ -8675,7 +8675,7 @@ Semantics with the class parameters as named values:
   v2 := ZeroExtend(a2, 128)[bit_2:0]
   v3 := v0[bit:0]
   v4 := ZeroExtend(0, (bit + 1))
-  v5 := Signed(v2[((((1 * a3) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * a3) + 0) * a0_elem_width)])
+  v5 := Signed(v2[((((1 * index) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * index) + 0) * a0_elem_width)])
   FOR v6 := 0 to loop_bound
     v7 := Signed(v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)])
     v8 := Signed(v3[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)])
@@ -8694,12 +8694,12 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
-    APIntAttr:$a3,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32768, 2147483648">]>:$constant_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$index_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
@@ -8756,7 +8756,7 @@ Semantics with the class parameters as named values:
   v2 := ZeroExtend(a2, 128)[bit_2:0]
   v3 := v0[bit:0]
   v4 := ZeroExtend(0, (bit + 1))
-  v5 := Signed(v2[((((1 * a3) + 0) * (bit + 1)) + bit):(((1 * a3) + 0) * (bit + 1))])
+  v5 := Signed(v2[((((1 * index) + 0) * (bit + 1)) + bit):(((1 * index) + 0) * (bit + 1))])
   FOR v6 := 0 to 0
     v7 := Signed(v1[((v6 * (bit + 1)) + bit):((v6 * (bit + 1)) + 0)])
     v8 := Signed(v3[((v6 * (bit + 1)) + bit):((v6 * (bit + 1)) + 0)])
@@ -8775,12 +8775,12 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[I16, I32]>:$a0,
     AnyTypeOf<[I16, I32]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a2,
-    APIntAttr:$a3,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32768\", 10) || v == ::llvm::APInt(128, \"2147483648\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32768, 2147483648">]>:$constant_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$a3_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3">]>:$index_width
   );
   let results = (outs AnyTypeOf<[I16, I32]>:$result);
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
@@ -8847,10 +8847,10 @@ Semantics with the class parameters as named values:
     FOR v6 := 0 to 3
       IF constant
         v7 := Signed(v1[(((v4 * 32) + (v6 * 8)) + 7):(((v4 * 32) + (v6 * 8)) + 0)])
-        v8 := Signed(v2[((((4 * ((1 * a3) + 0)) + v6) * 8) + 7):(((4 * ((1 * a3) + 0)) + v6) * 8)])
+        v8 := Signed(v2[((((4 * ((1 * index) + 0)) + v6) * 8) + 7):(((4 * ((1 * index) + 0)) + v6) * 8)])
       ELSE
         v7 := v1[(((v4 * 32) + (v6 * 8)) + 7):(((v4 * 32) + (v6 * 8)) + 0)]
-        v8 := v2[((((4 * ((1 * a3) + 0)) + v6) * 8) + 7):(((4 * ((1 * a3) + 0)) + v6) * 8)]
+        v8 := v2[((((4 * ((1 * index) + 0)) + v6) * 8) + 7):(((4 * ((1 * index) + 0)) + v6) * 8)]
       FI
       v5 := (v5 + (v7 * v8))
     ENDFOR
@@ -8864,10 +8864,10 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a2,
-    APIntAttr:$a3,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2">]>:$a3_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2">]>:$index_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
@@ -8932,14 +8932,14 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[127:0]
   v2 := ZeroExtend(a1, 128)[127:0]
   v3 := (v2 XOR v1)
-  v0 := ZeroExtend(((ZeroExtend(((v3[127:64] >> ZeroExtend(a2, 6)) OR ShiftInt(v3[127:64], (64 - ZeroExtend(a2, 6)), 64)), 64) << 64) OR ZeroExtend(((v3[63:0] >> ZeroExtend(a2, 6)) OR ShiftInt(v3[63:0], (64 - ZeroExtend(a2, 6)), 64)), 64)), 128)
+  v0 := ZeroExtend(((ZeroExtend(((v3[127:64] >> ZeroExtend(shift, 6)) OR ShiftInt(v3[127:64], (64 - ZeroExtend(shift, 6)), 64)), 64) << 64) OR ZeroExtend(((v3[63:0] >> ZeroExtend(shift, 6)) OR ShiftInt(v3[63:0], (64 - ZeroExtend(shift, 6)), 64)), 64)), 128)
   dst := v0[127:0]
 ```
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$a0,
     VectorOfLengthAndType<[2], [I64]>:$a1,
-    APIntAttr:$a2
+    APIntAttr:$shift
   );
   let results = (outs VectorOfLengthAndType<[2], [I64]>:$result);
   let assemblyFormat = "$a0 `,` $a1 attr-dict `:` type($result)";
@@ -9027,7 +9027,7 @@ Semantics with the class parameters as named values:
     v6 := v3[((v5 * 32) + 31):((v5 * 32) + 0)]
     FOR a2 := 0 to 3
       v7 := AsInteger(v1[(((a2 * 8) + (v5 * 32)) + 7):(((a2 * 8) + (v5 * 32)) + 0)], width)
-      v8 := AsInteger(v2[((((4 * ((1 * a3) + 0)) + a2) * 8) + 7):(((4 * ((1 * a3) + 0)) + a2) * 8)], width_2)
+      v8 := AsInteger(v2[((((4 * ((1 * index) + 0)) + a2) * 8) + 7):(((4 * ((1 * index) + 0)) + a2) * 8)], width_2)
       v6 := ZeroExtend((v6 + (v7 * v8)), 32)
     ENDFOR
     v4[((v5 * 32) + 31):((v5 * 32) + 0)] := ZeroExtend(v6, 32)
@@ -9040,11 +9040,11 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a2,
-    APIntAttr:$a3,
+    APIntAttr:$index,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2">]>:$a3_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2">]>:$index_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>]>:$result);
   let assemblyFormat = "$a0 `,` $a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
@@ -9102,14 +9102,14 @@ Members (1): hvx/V6_valignbi.
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to 127
-    dst[((v0 * 8) + 7):((v0 * 8) + 0)] := ((WrapAs((v0 + a0), 32, 1) 5 128) ? AsInteger(a1[(7 + (8 * WrapAs(((v0 + a0) - 128), 32, 1))):(8 * WrapAs(((v0 + a0) - 128), 32, 1))], 1) : AsInteger(a2[(7 + (8 * WrapAs((v0 + a0), 32, 1))):(8 * WrapAs((v0 + a0), 32, 1))], 1))
+    dst[((v0 * 8) + 7):((v0 * 8) + 0)] := ((WrapAs((v0 + index), 32, 1) 5 128) ? AsInteger(a1[(7 + (8 * WrapAs(((v0 + index) - 128), 32, 1))):(8 * WrapAs(((v0 + index) - 128), 32, 1))], 1) : AsInteger(a2[(7 + (8 * WrapAs((v0 + index), 32, 1))):(8 * WrapAs((v0 + index), 32, 1))], 1))
   ENDFOR
 ```
   }];
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$a1,
     VectorOfLengthAndType<[128], [I8]>:$a2,
-    APIntAttr:$a0
+    APIntAttr:$index
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "$a1 `,` $a2 attr-dict `:` type($result)";
@@ -9122,7 +9122,7 @@ Members (1): hvx/V6_vlalignbi.
 
 Semantics with the class parameters as named values:
 ```
-  v0 := WrapAs((128 - a0), 32, 1)
+  v0 := WrapAs((128 - index), 32, 1)
   FOR v1 := 0 to 127
     dst[((v1 * 8) + 7):((v1 * 8) + 0)] := ((WrapAs((v1 + v0), 32, 1) 5 128) ? AsInteger(a1[(7 + (8 * WrapAs(((v1 + v0) - 128), 32, 1))):(8 * WrapAs(((v1 + v0) - 128), 32, 1))], 1) : AsInteger(a2[(7 + (8 * WrapAs((v1 + v0), 32, 1))):(8 * WrapAs((v1 + v0), 32, 1))], 1))
   ENDFOR
@@ -9131,7 +9131,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$a1,
     VectorOfLengthAndType<[128], [I8]>:$a2,
-    APIntAttr:$a0
+    APIntAttr:$index
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "$a1 `,` $a2 attr-dict `:` type($result)";
@@ -9638,21 +9638,21 @@ Members (2): hvx/V6_vrmpyubi, hvx/V6_vrmpybusi.
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to 31
-    dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - a1), 32, 1)))), 8, width))
+    dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, width))
     FOR v1 := 0 to 2
-      dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], width) + (WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> ((v1 * 8) + 8)), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((((v1 * 1) + 1) - a1), 32, 1)))), 8, width)))
+      dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], width) + (WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> ((v1 * 8) + 8)), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((((v1 * 1) + 1) - shift), 32, 1)))), 8, width)))
     ENDFOR
-    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 0), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((2 - a1), 32, 1)))), 8, width))
-    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 8), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((3 - a1), 32, 1)))), 8, width)))
-    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - a1), 32, 1)))), 8, width)))
-    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((1 - a1), 32, 1)))), 8, width)))
+    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 0), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((2 - shift), 32, 1)))), 8, width))
+    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 8), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((3 - shift), 32, 1)))), 8, width)))
+    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, width)))
+    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) * WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((1 - shift), 32, 1)))), 8, width)))
   ENDFOR
 ```
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$a0,
     I32:$a2,
-    APIntAttr:$a1,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
@@ -9668,14 +9668,14 @@ Semantics with the class parameters as named values:
 ```
   dst[2047:0] := a0
   FOR v0 := 0 to 31
-    dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], width) + (WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) * WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - a2), 32, 1)))), 8, width)))
+    dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], width) + (WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) * WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, width)))
     FOR v1 := 0 to 1
       FOR v2 := 0 to ((v1 * -1) + 2)
-        dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)] := (AsInteger(dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], width) + (WrapAs((AsInteger(a1[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) >> (((v1 * -8) + (v2 * 8)) + 8)), 8, 1) * WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs(((((v1 * 1) + (v2 * 1)) + 1) - a2), 32, 1)))), 8, width)))
+        dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)] := (AsInteger(dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], width) + (WrapAs((AsInteger(a1[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) >> (((v1 * -8) + (v2 * 8)) + 8)), 8, 1) * WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs(((((v1 * 1) + (v2 * 1)) + 1) - shift), 32, 1)))), 8, width)))
       ENDFOR
     ENDFOR
-    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) * WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - a2), 32, 1)))), 8, width)))
-    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) * WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((1 - a2), 32, 1)))), 8, width)))
+    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) * WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, width)))
+    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], width) + (WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) * WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((1 - shift), 32, 1)))), 8, width)))
   ENDFOR
 ```
   }];
@@ -9683,7 +9683,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I32]>:$a0,
     VectorOfLengthAndType<[256], [I8]>:$a1,
     I32:$a3,
-    APIntAttr:$a2,
+    APIntAttr:$shift,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
@@ -9748,21 +9748,21 @@ Members (1): hvx/V6_vrsadubi.
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to 31
-    dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (((WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - a1), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - a1), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - a1), 32, 1)))), 8, 1)))
+    dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (((WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, 1)))
     FOR v1 := 0 to 2
-      dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 1) + (((WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> ((v1 * 8) + 8)), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((((v1 * 1) + 1) - a1), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> ((v1 * 8) + 8)), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((((v1 * 1) + 1) - a1), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> ((v1 * 8) + 8)), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((((v1 * 1) + 1) - a1), 32, 1)))), 8, 1))))
+      dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 1) + (((WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> ((v1 * 8) + 8)), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((((v1 * 1) + 1) - shift), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> ((v1 * 8) + 8)), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((((v1 * 1) + 1) - shift), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> ((v1 * 8) + 8)), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((((v1 * 1) + 1) - shift), 32, 1)))), 8, 1))))
     ENDFOR
-    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (((WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 0), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((2 - a1), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 0), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((2 - a1), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 0), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((2 - a1), 32, 1)))), 8, 1)))
-    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 8), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((3 - a1), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 8), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((3 - a1), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 8), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((3 - a1), 32, 1)))), 8, 1))))
-    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - a1), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - a1), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a1 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - a1), 32, 1)))), 8, 1))))
-    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((1 - a1), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((1 - a1), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((1 - a1), 32, 1)))), 8, 1))))
+    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (((WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 0), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((2 - shift), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 0), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((2 - shift), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 0), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((2 - shift), 32, 1)))), 8, 1)))
+    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 8), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((3 - shift), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 8), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((3 - shift), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) >> 8), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((3 - shift), 32, 1)))), 8, 1))))
+    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, 1))))
+    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((1 - shift), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((1 - shift), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a2, 32, 0) >> (8 * (3 AND WrapAs((1 - shift), 32, 1)))), 8, 1))))
   ENDFOR
 ```
   }];
   let arguments = (ins
     VectorOfLengthAndType<[256], [I8]>:$a0,
     I32:$a2,
-    APIntAttr:$a1
+    APIntAttr:$shift
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "$a0 `,` $a2 attr-dict `:` functional-type(operands, results)";
@@ -9777,14 +9777,14 @@ Semantics with the class parameters as named values:
 ```
   dst[2047:0] := a0
   FOR v0 := 0 to 31
-    dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 1) + (((WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - a2), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - a2), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - a2), 32, 1)))), 8, 1))))
+    dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], 1) + (((WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, 1))))
     FOR v1 := 0 to 1
       FOR v2 := 0 to ((v1 * -1) + 2)
-        dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)] := (AsInteger(dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) + (((WrapAs((AsInteger(a1[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) >> (((v1 * -8) + (v2 * 8)) + 8)), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs(((((v1 * 1) + (v2 * 1)) + 1) - a2), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a1[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) >> (((v1 * -8) + (v2 * 8)) + 8)), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs(((((v1 * 1) + (v2 * 1)) + 1) - a2), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a1[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) >> (((v1 * -8) + (v2 * 8)) + 8)), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs(((((v1 * 1) + (v2 * 1)) + 1) - a2), 32, 1)))), 8, 1))))
+        dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)] := (AsInteger(dst[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) + (((WrapAs((AsInteger(a1[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) >> (((v1 * -8) + (v2 * 8)) + 8)), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs(((((v1 * 1) + (v2 * 1)) + 1) - shift), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a1[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) >> (((v1 * -8) + (v2 * 8)) + 8)), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs(((((v1 * 1) + (v2 * 1)) + 1) - shift), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a1[(((v0 * 32) + (v1 * 1024)) + 31):(((v0 * 32) + (v1 * 1024)) + 0)], 1) >> (((v1 * -8) + (v2 * 8)) + 8)), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs(((((v1 * 1) + (v2 * 1)) + 1) - shift), 32, 1)))), 8, 1))))
       ENDFOR
     ENDFOR
-    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - a2), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - a2), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((a2 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - a2), 32, 1)))), 8, 1))))
-    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((1 - a2), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((1 - a2), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((1 - a2), 32, 1)))), 8, 1))))
+    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a1[(31 + (((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))):(((v0 * 32) + 0) + (1024 * ((shift 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((0 - shift), 32, 1)))), 8, 1))))
+    dst[((v0 * 32) + 1055):((v0 * 32) + 1024)] := (AsInteger(dst[((v0 * 32) + 1055):((v0 * 32) + 1024)], 1) + (((WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((1 - shift), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((1 - shift), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 1) >> 24), 8, 1) - WrapAs((WrapAs(a3, 32, 0) >> (8 * (3 AND WrapAs((1 - shift), 32, 1)))), 8, 1))))
   ENDFOR
 ```
   }];
@@ -9792,7 +9792,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[64], [I32]>:$a0,
     VectorOfLengthAndType<[256], [I8]>:$a1,
     I32:$a3,
-    APIntAttr:$a2
+    APIntAttr:$shift
   );
   let results = (outs VectorOfLengthAndType<[64], [I32]>:$result);
   let assemblyFormat = "$a0 `,` $a1 `,` $a3 attr-dict `:` functional-type(operands, results)";
@@ -11996,8 +11996,8 @@ Members (1): hvx/V6_vlutvvbi.
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to 127
-    v1 := (7 AND a0)
-    v2 := (1 AND (a0 >> 1))
+    v1 := (7 AND shift)
+    v2 := (1 AND (shift >> 1))
     v3 := AsInteger(a1[((v0 * 8) + 7):((v0 * 8) + 0)], 1)
     dst[((v0 * 8) + 7):((v0 * 8) + 0)] := (((224 AND v3) 0 WrapAs((v1 << 5), 32, 1)) ? (WrapAs(AsInteger(a2[(15 + (16 * (v3 % WrapAs(64, 32, 1)))):(16 * (v3 % WrapAs(64, 32, 1)))], 0), 32, 0) >> WrapAs((8 * v2), 32, 0)) : 0)
   ENDFOR
@@ -12006,7 +12006,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$a1,
     VectorOfLengthAndType<[128], [I8]>:$a2,
-    APIntAttr:$a0
+    APIntAttr:$shift
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "$a1 `,` $a2 attr-dict `:` type($result)";
@@ -12021,8 +12021,8 @@ Semantics with the class parameters as named values:
 ```
   dst[1023:0] := a0
   FOR v0 := 0 to 127
-    v1 := (7 AND a1)
-    v2 := (1 AND (a1 >> 1))
+    v1 := (7 AND shift)
+    v2 := (1 AND (shift >> 1))
     v3 := AsInteger(a2[((v0 * 8) + 7):((v0 * 8) + 0)], 1)
     dst[((v0 * 8) + 7):((v0 * 8) + 0)] := (AsInteger(dst[((v0 * 8) + 7):((v0 * 8) + 0)], 0) OR (((224 AND v3) 0 WrapAs((v1 << 5), 32, 1)) ? (WrapAs(AsInteger(a3[(15 + (16 * (v3 % WrapAs(64, 32, 1)))):(16 * (v3 % WrapAs(64, 32, 1)))], 0), 32, 0) >> WrapAs((8 * v2), 32, 0)) : 0))
   ENDFOR
@@ -12032,7 +12032,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I8]>:$a0,
     VectorOfLengthAndType<[128], [I8]>:$a2,
     VectorOfLengthAndType<[128], [I8]>:$a3,
-    APIntAttr:$a1
+    APIntAttr:$shift
   );
   let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "$a0 `,` $a2 `,` $a3 attr-dict `:` type($result)";
@@ -12046,8 +12046,8 @@ Members (1): hvx/V6_vlutvwhi.
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to 63
-    v1 := (15 AND a0)
-    v2 := (1 AND (a0 >> 1))
+    v1 := (15 AND shift)
+    v2 := (1 AND (shift >> 1))
     FOR v3 := 0 to 1
       v4 := WrapAs((AsInteger(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 1) >> ((v3 * 8) + 0)), 8, 1)
       dst[(((v0 * 16) + (v3 * 1024)) + 15):(((v0 * 16) + (v3 * 1024)) + 0)] := (((240 AND v4) 0 WrapAs((v1 << 4), 32, 1)) ? (WrapAs(AsInteger(a2[(31 + (32 * (v4 % WrapAs(32, 32, 1)))):(32 * (v4 % WrapAs(32, 32, 1)))], 0), 32, 0) >> WrapAs((16 * v2), 32, 0)) : 0)
@@ -12058,7 +12058,7 @@ Semantics with the class parameters as named values:
   let arguments = (ins
     VectorOfLengthAndType<[128], [I8]>:$a1,
     VectorOfLengthAndType<[64], [I16]>:$a2,
-    APIntAttr:$a0
+    APIntAttr:$shift
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "$a1 `,` $a2 attr-dict `:` functional-type(operands, results)";
@@ -12073,8 +12073,8 @@ Semantics with the class parameters as named values:
 ```
   dst[2047:0] := a0
   FOR v0 := 0 to 63
-    v1 := (15 AND a1)
-    v2 := (1 AND (a1 >> 1))
+    v1 := (15 AND shift)
+    v2 := (1 AND (shift >> 1))
     FOR v3 := 0 to 1
       v4 := WrapAs((AsInteger(a2[((v0 * 16) + 15):((v0 * 16) + 0)], 1) >> ((v3 * 8) + 0)), 8, 1)
       dst[(((v0 * 16) + (v3 * 1024)) + 15):(((v0 * 16) + (v3 * 1024)) + 0)] := (AsInteger(dst[(((v0 * 16) + (v3 * 1024)) + 15):(((v0 * 16) + (v3 * 1024)) + 0)], 0) OR (((240 AND v4) 0 WrapAs((v1 << 4), 32, 1)) ? (WrapAs(AsInteger(a3[(31 + (32 * (v4 % WrapAs(32, 32, 1)))):(32 * (v4 % WrapAs(32, 32, 1)))], 0), 32, 0) >> WrapAs((16 * v2), 32, 0)) : 0))
@@ -12086,7 +12086,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[128], [I16]>:$a0,
     VectorOfLengthAndType<[128], [I8]>:$a2,
     VectorOfLengthAndType<[64], [I16]>:$a3,
-    APIntAttr:$a1
+    APIntAttr:$shift
   );
   let results = (outs VectorOfLengthAndType<[128], [I16]>:$result);
   let assemblyFormat = "$a0 `,` $a2 `,` $a3 attr-dict `:` functional-type(operands, results)";

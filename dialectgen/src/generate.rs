@@ -70,7 +70,9 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
     progress.update("classify all ISAs", 0, isas.iter().map(|(_, o)| o.semantics.len()).sum());
     let per_isa: Vec<(&str, &[Semantics])> = isas.iter().map(|(name, o)| (*name, o.semantics.as_slice())).collect();
     let names: Vec<(&str, &[SimilarityClass])> = isas.iter().map(|(name, o)| (*name, o.classes.as_slice())).collect();
-    let (classes, combined) = classify_across(&per_isa, &names, opts.timeout_ms);
+    let (mut classes, combined) = classify_across(&per_isa, &names, opts.timeout_ms);
+    // Classification compares templates by argument position; the ops say what each immediate does.
+    classes.iter_mut().for_each(crate::classify::immediate_names::name_immediates);
     progress.update("classify all ISAs", combined.instructions, combined.instructions);
     summary.insert("combined".into(), serde_json::to_value(&combined)?);
     write(&opts.out.join("classes.json"), &(serde_json::to_string_pretty(&summary)? + "\n"))?;

@@ -230,7 +230,8 @@ fn copied_local(then: &[Stmt], s: &Semantics) -> Option<String> {
     (local && place.var == s.result.name).then(|| t.to_string())
 }
 
-fn rename_var(s: &mut Semantics, from: &str, to: &str) {
+/// Renames variable `from` to `to` everywhere in `s`, helpers included.
+pub(super) fn rename_var(s: &mut Semantics, from: &str, to: &str) {
     walk_semantics_mut(
         s,
         &mut |e: &mut Expr| {

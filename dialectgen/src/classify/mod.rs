@@ -6,6 +6,7 @@ pub mod class;
 pub mod cross_isa;
 pub mod engine;
 pub mod identity;
+pub mod immediate_names;
 pub mod mask;
 pub mod naming;
 pub mod merge;

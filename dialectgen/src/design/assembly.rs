@@ -83,11 +83,8 @@ pub fn assembly(op: &OpDesign) -> Assembly {
             (format!("`:` type(${result})"), vec![format!("AllTypesMatch<[{}]>", quoted(&names))])
         }
         Types::OperandsToResult => {
-            let traits = if required.len() > 1 {
-                vec![format!("AllTypesMatch<[{}]>", quoted(&required))]
-            } else {
-                Vec::new()
-            };
+            let traits =
+                if required.len() > 1 { vec![format!("AllTypesMatch<[{}]>", quoted(&required))] } else { Vec::new() };
             (format!("`:` type(${}) `to` type(${result})", required[0]), traits)
         }
         Types::ResultOnly => (format!("`:` type(${result})"), Vec::new()),
@@ -157,6 +154,10 @@ mod tests {
         let domain = AttrDomain::Cases { cases, default: Some("none".into()), summary: String::new() };
         masked.attributes.push(crate::design::AttrDesign { name: "masking".into(), domain });
         let a = assembly(&masked);
-        assert!(a.format.contains("(`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict"), "{}", a.format);
+        assert!(
+            a.format.contains("(`mask` $mask^ `:` type($mask))? (`masking` `` $masking^)? attr-dict"),
+            "{}",
+            a.format
+        );
     }
 }

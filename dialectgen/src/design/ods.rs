@@ -92,7 +92,8 @@ fn ods_op(prefix: &str, namespace: &str, op: &OpDesign, lowered: Option<Option<&
     }
     let mut arguments: Vec<String> =
         op.operands.iter().map(|v| format!("{}:${}", value_constraint(v), v.name)).collect();
-    arguments.extend(op.attributes.iter().map(|a| format!("{}:${}", attribute_constraint(prefix, namespace, a), a.name)));
+    arguments
+        .extend(op.attributes.iter().map(|a| format!("{}:${}", attribute_constraint(prefix, namespace, a), a.name)));
     OdsOp {
         record: format!("{prefix}_{}Op", op.name),
         mnemonic: op.name.clone(),
@@ -205,7 +206,9 @@ mod tests {
         assert!(c.contains(r#"::llvm::APInt(128, \"3\", 10)"#) && c.contains(r#"\"-1\""#), "{c}");
         let cases = AttrDomain::Cases { cases: vec!["zero".into()], default: None, summary: String::new() };
         let masking = AttrDesign { name: "masking".into(), domain: cases };
-        assert!(attribute_constraint("Autollvm", "::autollvm", &masking).starts_with("ConfinedAttr<Autollvm_MaskingAttr"));
+        assert!(
+            attribute_constraint("Autollvm", "::autollvm", &masking).starts_with("ConfinedAttr<Autollvm_MaskingAttr")
+        );
         let any = AttrDesign { name: "i".into(), domain: AttrDomain::AnyInteger };
         assert_eq!(attribute_constraint("Autollvm", "::autollvm", &any), "APIntAttr");
     }

@@ -59,3 +59,12 @@ func.func @function_type(%a: vector<32xi16>, %b: vector<32xi16>, %acc: vector<16
   %0 = autollvm.dot_acc_s_widen %a, %b, %acc mask %k masking<merge_a2> : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
+
+// Immediates are named by what they do: `shift` is how far `shr_by_imm_s`
+// shifts (its instructions' `imm8`, `#n`), not `a0`.
+// CHECK-LABEL: func.func @immediate_by_role
+// CHECK: autollvm.shr_by_imm_s %arg0 {{{.*}}shift = 3 : i32{{.*}}} : vector<16xi16>{{$}}
+func.func @immediate_by_role(%a: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.shr_by_imm_s"(%a) {shift = 3 : i32, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0>} : (vector<16xi16>) -> vector<16xi16>
+  return %0 : vector<16xi16>
+}

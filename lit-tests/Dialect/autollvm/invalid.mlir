@@ -51,7 +51,7 @@ func.func @masking_without_its_operands(%a: vector<32xi16>, %b: vector<32xi16>, 
 // An immediate beyond the bits the instruction decodes.
 func.func @immediate_out_of_range(%a: vector<16xi16>) -> vector<16xi16> {
   // expected-error @+1 {{implements no instruction with attributes}}
-  %0 = "autollvm.shr_by_imm_s"(%a) { a0 = 256 : i32, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_s"(%a) { shift = 256 : i32, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
@@ -60,7 +60,7 @@ func.func @immediate_out_of_range(%a: vector<16xi16>) -> vector<16xi16> {
 // The same op with its immediate in range: every parameter the types fix
 // (lanes, element and vector widths) is left out.
 func.func @immediate_in_range(%a: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%a) { a0 = 3 : i32, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_s"(%a) { shift = 3 : i32, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 

@@ -6,252 +6,252 @@
 // CHECK-LABEL: func.func @permute_imm_unary(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary(%arg0: vector<4xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0) { selector = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v1(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary_v1(%arg0: vector<4xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0) { selector = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v2(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary_v2(%arg0: vector<16xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_unary"(%arg0) { selector = 1 : i32, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v3(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary_v3(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v4(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary_v4(%arg0: vector<16xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v5(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary_v5(%arg0: vector<4xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0) { selector = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v6(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary_v6(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v7(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary_v7(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v8(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary_v8(%arg0: vector<8xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_unary"(%arg0) { selector = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v9(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary_v9(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v10(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary_v10(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v11(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary_v11(%arg0: vector<8xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0) { selector = 1 : i32, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v12(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary_v12(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v13(
 // CHECK: autollvm.permute_imm_unary
 func.func @permute_imm_unary_v13(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @blend_narrow_in_lanes(
 // CHECK: autollvm.blend_narrow_in_lanes
 func.func @blend_narrow_in_lanes(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.blend_narrow_in_lanes"(%arg0, %arg1) { a2 = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.blend_narrow_in_lanes"(%arg0, %arg1) { selector = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @blend_narrow_in_lanes_v1(
 // CHECK: autollvm.blend_narrow_in_lanes
 func.func @blend_narrow_in_lanes_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.blend_narrow_in_lanes"(%arg0, %arg1) { a2 = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.blend_narrow_in_lanes"(%arg0, %arg1) { selector = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v1(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v1(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v2(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v2(%arg0: vector<16xi32>, %arg1: vector<8xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<8xi32>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<8xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v3(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v3(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v4(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v4(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v5(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v5(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v6(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v6(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v7(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v7(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v8(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v8(%arg0: vector<8xi64>, %arg1: vector<2xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<2xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<2xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v9(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v9(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v10(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v10(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v11(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v11(%arg0: vector<8xi32>, %arg1: vector<4xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<4xi32>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<4xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v12(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v12(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v13(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v13(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v14(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v14(%arg0: vector<16xi32>, %arg1: vector<4xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<4xi32>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<4xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v15(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v15(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v16(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v16(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v17(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v17(%arg0: vector<8xi64>, %arg1: vector<4xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<4xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<4xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v18(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v18(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v19(
 // CHECK: autollvm.permute_imm_binary
 func.func @permute_imm_binary_v19(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -1560,42 +1560,42 @@ func.func @add_sat_u_v30(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector
 // CHECK-LABEL: func.func @funnel_shift_narrow(
 // CHECK: autollvm.funnel_shift_narrow
 func.func @funnel_shift_narrow(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1) { shift = 1 : i32, loop_bound = 1 : i32, shift_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_narrow_v1(
 // CHECK: autollvm.funnel_shift_narrow
 func.func @funnel_shift_narrow_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_narrow_v2(
 // CHECK: autollvm.funnel_shift_narrow
 func.func @funnel_shift_narrow_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_narrow_v3(
 // CHECK: autollvm.funnel_shift_narrow
 func.func @funnel_shift_narrow_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1) { shift = 1 : i32, loop_bound = 3 : i32, shift_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_narrow_v4(
 // CHECK: autollvm.funnel_shift_narrow
 func.func @funnel_shift_narrow_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_narrow_v5(
 // CHECK: autollvm.funnel_shift_narrow
 func.func @funnel_shift_narrow_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
@@ -2232,28 +2232,28 @@ func.func @avg_u_v26(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32x
 // CHECK-LABEL: func.func @blend(
 // CHECK: autollvm.blend
 func.func @blend(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.blend"(%arg0, %arg1) { a0 = 1 : i32, loop_bound = 15 : i32, a0_imm_bits = 8 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.blend"(%arg0, %arg1) { selector = 1 : i32, loop_bound = 15 : i32, selector_imm_bits = 8 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @blend_v1(
 // CHECK: autollvm.blend
 func.func @blend_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.blend"(%arg0, %arg1) { a0 = 1 : i32, loop_bound = 31 : i32, a0_imm_bits = 4 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.blend"(%arg0, %arg1) { selector = 1 : i32, loop_bound = 31 : i32, selector_imm_bits = 4 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @blend_v2(
 // CHECK: autollvm.blend
 func.func @blend_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.blend"(%arg0, %arg1) { a0 = 1 : i32, loop_bound = 31 : i32, a0_imm_bits = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.blend"(%arg0, %arg1) { selector = 1 : i32, loop_bound = 31 : i32, selector_imm_bits = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @blend_v3(
 // CHECK: autollvm.blend
 func.func @blend_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.blend"(%arg0, %arg1) { a0 = 1 : i32, loop_bound = 15 : i32, a0_imm_bits = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.blend"(%arg0, %arg1) { selector = 1 : i32, loop_bound = 15 : i32, selector_imm_bits = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -6061,14 +6061,14 @@ func.func @move_unary_to_i1_v1(%arg0: vector<16xi8>) -> i32 {
 // CHECK-LABEL: func.func @dot_acc_s_in_lanes(
 // CHECK: autollvm.dot_acc_s_in_lanes
 func.func @dot_acc_s_in_lanes(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.dot_acc_s_in_lanes"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  %0 = "autollvm.dot_acc_s_in_lanes"(%arg0, %arg1) { index = 1 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_in_lanes_v1(
 // CHECK: autollvm.dot_acc_s_in_lanes
 func.func @dot_acc_s_in_lanes_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.dot_acc_s_in_lanes"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.dot_acc_s_in_lanes"(%arg0, %arg1) { index = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -7111,49 +7111,49 @@ func.func @pack_sat_u_in_lanes_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -
 // CHECK-LABEL: func.func @permute_imm_narrow(
 // CHECK: autollvm.permute_imm_narrow
 func.func @permute_imm_narrow(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_narrow"(%arg0) { selector = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_v1(
 // CHECK: autollvm.permute_imm_narrow
 func.func @permute_imm_narrow_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_v2(
 // CHECK: autollvm.permute_imm_narrow
 func.func @permute_imm_narrow_v2(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_v3(
 // CHECK: autollvm.permute_imm_narrow
 func.func @permute_imm_narrow_v3(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_narrow"(%arg0) { selector = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_v4(
 // CHECK: autollvm.permute_imm_narrow
 func.func @permute_imm_narrow_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_v5(
 // CHECK: autollvm.permute_imm_narrow
 func.func @permute_imm_narrow_v5(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_v6(
 // CHECK: autollvm.permute_imm_narrow
 func.func @permute_imm_narrow_v6(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_narrow"(%arg0) { selector = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -7412,63 +7412,63 @@ func.func @sad_widen_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8x
 // CHECK-LABEL: func.func @permute_imm_narrow_10db(
 // CHECK: autollvm.permute_imm_narrow_10db
 func.func @permute_imm_narrow_10db(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0) { selector = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v1(
 // CHECK: autollvm.permute_imm_narrow_10db
 func.func @permute_imm_narrow_10db_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v2(
 // CHECK: autollvm.permute_imm_narrow_10db
 func.func @permute_imm_narrow_10db_v2(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v3(
 // CHECK: autollvm.permute_imm_narrow_10db
 func.func @permute_imm_narrow_10db_v3(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v4(
 // CHECK: autollvm.permute_imm_narrow_10db
 func.func @permute_imm_narrow_10db_v4(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v5(
 // CHECK: autollvm.permute_imm_narrow_10db
 func.func @permute_imm_narrow_10db_v5(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0) { selector = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v6(
 // CHECK: autollvm.permute_imm_narrow_10db
 func.func @permute_imm_narrow_10db_v6(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v7(
 // CHECK: autollvm.permute_imm_narrow_10db
 func.func @permute_imm_narrow_10db_v7(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v8(
 // CHECK: autollvm.permute_imm_narrow_10db
 func.func @permute_imm_narrow_10db_v8(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0) { selector = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
@@ -7538,126 +7538,126 @@ func.func @permute_var_widen_binary_x2_v8(%arg0: vector<16xi8>, %arg1: vector<16
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes
 func.func @shr_by_imm_u_narrow_in_lanes(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { shift = 1 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v1(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes
 func.func @shr_by_imm_u_narrow_in_lanes_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v2(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes
 func.func @shr_by_imm_u_narrow_in_lanes_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v3(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes
 func.func @shr_by_imm_u_narrow_in_lanes_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v4(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes
 func.func @shr_by_imm_u_narrow_in_lanes_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v5(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes
 func.func @shr_by_imm_u_narrow_in_lanes_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { shift = 1 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v6(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes
 func.func @shr_by_imm_u_narrow_in_lanes_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v7(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes
 func.func @shr_by_imm_u_narrow_in_lanes_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v8(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes
 func.func @shr_by_imm_u_narrow_in_lanes_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { a1 = 1 : i32, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { shift = 1 : i32, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { shift = 1 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v1(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v2(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v3(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v4(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v5(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { shift = 1 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v6(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v7(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v8(
 // CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { a1 = 1 : i32, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { shift = 1 : i32, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -7706,35 +7706,35 @@ func.func @neg_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
 // CHECK-LABEL: func.func @shl_unary(
 // CHECK: autollvm.shl_unary
 func.func @shl_unary(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shl_unary"(%arg0) { shift = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shl_unary_v1(
 // CHECK: autollvm.shl_unary
 func.func @shl_unary_v1(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shl_unary"(%arg0) { shift = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shl_unary_v2(
 // CHECK: autollvm.shl_unary
 func.func @shl_unary_v2(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 3 : i32 } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shl_unary"(%arg0) { shift = 1 : i32, loop_bound = 3 : i32 } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shl_unary_v3(
 // CHECK: autollvm.shl_unary
 func.func @shl_unary_v3(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shl_unary"(%arg0) { shift = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shl_unary_v4(
 // CHECK: autollvm.shl_unary
 func.func @shl_unary_v4(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shl_unary"(%arg0) { shift = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -7930,189 +7930,189 @@ func.func @shl_by_scalar_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vect
 // CHECK-LABEL: func.func @shl_by_imm(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v1(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v1(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v2(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v2(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v3(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v4(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v4(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v5(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v6(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v6(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v7(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v7(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v8(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v9(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v10(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v10(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v11(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v11(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v12(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v13(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v13(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v14(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v14(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v15(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v15(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v16(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v17(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v17(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v18(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v18(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v19(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v19(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v20(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v20(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v21(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v21(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v22(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v23(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v23(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v24(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v24(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v25(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v25(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v26(
 // CHECK: autollvm.shl_by_imm
 func.func @shl_by_imm_v26(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -8497,189 +8497,189 @@ func.func @shr_by_scalar_s_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> ve
 // CHECK-LABEL: func.func @shr_by_imm_s(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v1(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v1(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v2(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v3(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v3(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v4(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v5(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v5(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v6(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v6(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v7(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v8(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v8(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v9(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v9(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v10(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v10(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v11(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v12(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v12(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 6 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 6 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v13(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v13(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v14(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v14(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v15(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v15(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v16(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v17(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v17(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 7 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 7 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v18(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v18(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 7 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 7 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v19(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v19(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v20(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v21(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v21(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v22(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v22(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v23(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v24(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v24(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 6 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 6 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v25(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v25(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v26(
 // CHECK: autollvm.shr_by_imm_s
 func.func @shr_by_imm_s_v26(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -8875,35 +8875,35 @@ func.func @shr_s_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16x
 // CHECK-LABEL: func.func @shr_u_unary(
 // CHECK: autollvm.shr_u_unary
 func.func @shr_u_unary(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shr_u_unary"(%arg0) { shift = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_u_unary_v1(
 // CHECK: autollvm.shr_u_unary
 func.func @shr_u_unary_v1(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shr_u_unary"(%arg0) { shift = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_u_unary_v2(
 // CHECK: autollvm.shr_u_unary
 func.func @shr_u_unary_v2(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 3 : i32 } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shr_u_unary"(%arg0) { shift = 1 : i32, loop_bound = 3 : i32 } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_u_unary_v3(
 // CHECK: autollvm.shr_u_unary
 func.func @shr_u_unary_v3(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_u_unary"(%arg0) { shift = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_u_unary_v4(
 // CHECK: autollvm.shr_u_unary
 func.func @shr_u_unary_v4(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_u_unary"(%arg0) { shift = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -9099,189 +9099,189 @@ func.func @shr_by_scalar_u_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> ve
 // CHECK-LABEL: func.func @shr_by_imm_u(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v1(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v1(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v2(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v2(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v3(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v4(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v4(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v5(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v6(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v6(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v7(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v7(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v8(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v9(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v9(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v10(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v10(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v11(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v11(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v12(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v13(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v13(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v14(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v14(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v15(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v15(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v16(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v17(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v17(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v18(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v18(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v19(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v19(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v20(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v20(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v21(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v21(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v22(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v23(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v23(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v24(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v24(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v25(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v25(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v26(
 // CHECK: autollvm.shr_by_imm_u
 func.func @shr_by_imm_u_v26(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -10912,84 +10912,84 @@ func.func @mask_move_binary_v2(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> ve
 // CHECK-LABEL: func.func @sad_widen_in_lanes(
 // CHECK: autollvm.sad_widen_in_lanes
 func.func @sad_widen_in_lanes(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<16xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, loop_bound = 1 : i32, loop_bound_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { index = 1 : i32, loop_bound = 1 : i32, loop_bound_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v1(
 // CHECK: autollvm.sad_widen_in_lanes
 func.func @sad_widen_in_lanes_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, loop_bound_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { index = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, loop_bound_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v2(
 // CHECK: autollvm.sad_widen_in_lanes
 func.func @sad_widen_in_lanes_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, loop_bound_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { index = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, loop_bound_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v3(
 // CHECK: autollvm.sad_widen_in_lanes
 func.func @sad_widen_in_lanes_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<32xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, loop_bound = 3 : i32, loop_bound_2 = 7 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<32xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { index = 1 : i32, loop_bound = 3 : i32, loop_bound_2 = 7 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v4(
 // CHECK: autollvm.sad_widen_in_lanes
 func.func @sad_widen_in_lanes_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, loop_bound_2 = 7 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { index = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, loop_bound_2 = 7 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v5(
 // CHECK: autollvm.sad_widen_in_lanes
 func.func @sad_widen_in_lanes_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, loop_bound_2 = 7 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { index = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, loop_bound_2 = 7 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v6(
 // CHECK: autollvm.sad_widen_in_lanes
 func.func @sad_widen_in_lanes_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, loop_bound = 0 : i32, loop_bound_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { index = 1 : i32, loop_bound = 0 : i32, loop_bound_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v7(
 // CHECK: autollvm.sad_widen_in_lanes
 func.func @sad_widen_in_lanes_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 0 : i32, loop_bound_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { index = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 0 : i32, loop_bound_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v8(
 // CHECK: autollvm.sad_widen_in_lanes
 func.func @sad_widen_in_lanes_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 0 : i32, loop_bound_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { index = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 0 : i32, loop_bound_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_u(
 // CHECK: autollvm.or_shl_binary_imm_u
 func.func @or_shl_binary_imm_u(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1, %arg2, %arg3) { index = 1 : i32, masking = #autollvm.masking<merge>, index_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_u_v1(
 // CHECK: autollvm.or_shl_binary_imm_u
 func.func @or_shl_binary_imm_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1, %arg2) { index = 1 : i32, masking = #autollvm.masking<zero>, index_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_u_v2(
 // CHECK: autollvm.or_shl_binary_imm_u
 func.func @or_shl_binary_imm_u_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1) { a2 = 1 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1) { index = 1 : i32, index_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -11213,168 +11213,168 @@ func.func @broadcast_with_scalar_v30(%arg0: i32) -> vector<128xi8> {
 // CHECK-LABEL: func.func @cmp_s_to_mask(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v1(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v2(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v3(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v4(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v5(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v6(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v7(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v8(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v9(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v10(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v11(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v12(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v13(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v14(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v15(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v16(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v17(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v18(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v19(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v20(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v21(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v22(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v23(
 // CHECK: autollvm.cmp_s_to_mask
 func.func @cmp_s_to_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -12739,168 +12739,168 @@ func.func @cmp_ne_to_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg
 // CHECK-LABEL: func.func @cmp_u_to_mask(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v1(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v2(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v3(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v4(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v5(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v6(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v7(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v8(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v9(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v10(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v11(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v12(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v13(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v14(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v15(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v16(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v17(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v18(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v19(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v20(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v21(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v22(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v23(
 // CHECK: autollvm.cmp_u_to_mask
 func.func @cmp_u_to_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -15056,56 +15056,56 @@ func.func @mask_xor_v5(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<1
 // CHECK-LABEL: func.func @mask_shl_by_imm(
 // CHECK: autollvm.mask_shl_by_imm
 func.func @mask_shl_by_imm(%arg0: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.mask_shl_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.mask_shl_by_imm"(%arg0) { shift = 1 : i32 } : (vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shl_by_imm_v1(
 // CHECK: autollvm.mask_shl_by_imm
 func.func @mask_shl_by_imm_v1(%arg0: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.mask_shl_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.mask_shl_by_imm"(%arg0) { shift = 1 : i32 } : (vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shl_by_imm_v2(
 // CHECK: autollvm.mask_shl_by_imm
 func.func @mask_shl_by_imm_v2(%arg0: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.mask_shl_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.mask_shl_by_imm"(%arg0) { shift = 1 : i32 } : (vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shl_by_imm_v3(
 // CHECK: autollvm.mask_shl_by_imm
 func.func @mask_shl_by_imm_v3(%arg0: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.mask_shl_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.mask_shl_by_imm"(%arg0) { shift = 1 : i32 } : (vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shr_by_imm(
 // CHECK: autollvm.mask_shr_by_imm
 func.func @mask_shr_by_imm(%arg0: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.mask_shr_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.mask_shr_by_imm"(%arg0) { shift = 1 : i32 } : (vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shr_by_imm_v1(
 // CHECK: autollvm.mask_shr_by_imm
 func.func @mask_shr_by_imm_v1(%arg0: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.mask_shr_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.mask_shr_by_imm"(%arg0) { shift = 1 : i32 } : (vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shr_by_imm_v2(
 // CHECK: autollvm.mask_shr_by_imm
 func.func @mask_shr_by_imm_v2(%arg0: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.mask_shr_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.mask_shr_by_imm"(%arg0) { shift = 1 : i32 } : (vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shr_by_imm_v3(
 // CHECK: autollvm.mask_shr_by_imm
 func.func @mask_shr_by_imm_v3(%arg0: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.mask_shr_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.mask_shr_by_imm"(%arg0) { shift = 1 : i32 } : (vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -15959,266 +15959,266 @@ func.func @move_unary_v26(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8
 // CHECK-LABEL: func.func @permute_imm_unary_to_i128(
 // CHECK: autollvm.permute_imm_unary_to_i128
 func.func @permute_imm_unary_to_i128(%arg0: vector<8xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0) { a0 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0) { selector = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_to_i128_v1(
 // CHECK: autollvm.permute_imm_unary_to_i128
 func.func @permute_imm_unary_to_i128_v1(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_to_i128_v2(
 // CHECK: autollvm.permute_imm_unary_to_i128
 func.func @permute_imm_unary_to_i128_v2(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_to_i128_v3(
 // CHECK: autollvm.permute_imm_unary_to_i128
 func.func @permute_imm_unary_to_i128_v3(%arg0: vector<16xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0) { a0 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0) { selector = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_to_i128_v4(
 // CHECK: autollvm.permute_imm_unary_to_i128
 func.func @permute_imm_unary_to_i128_v4(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_to_i128_v5(
 // CHECK: autollvm.permute_imm_unary_to_i128
 func.func @permute_imm_unary_to_i128_v5(%arg0: vector<16xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 511 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 511 : i32, bit_2 = 2 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v1(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 2 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v2(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 2 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v3(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v4(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 1 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v5(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 1 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v6(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 511 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 511 : i32, bit_2 = 1 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v7(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 1 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v8(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 1 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v9(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v10(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 0 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 0 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v11(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 0 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 0 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v12(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 1023 : i32, bit_2 = 3 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 1023 : i32, bit_2 = 3 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v13(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v13(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 1023 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 1023 : i32, bit_2 = 2 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v14(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 1023 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 1023 : i32, bit_2 = 2 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v15(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 1023 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 1023 : i32, bit_2 = 2 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v16(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 1023 : i32, bit_2 = 3 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 1023 : i32, bit_2 = 3 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v17(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 1023 : i32, bit_2 = 3 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 1023 : i32, bit_2 = 3 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v18(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 2 : i32, shift_width = 3 : i32, shift_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v19(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 3 : i32, shift_width = 4 : i32, shift_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v20(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 1 : i32, shift_width = 2 : i32, shift_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v21(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 2 : i32, shift_width = 3 : i32, shift_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v22(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 0 : i32, shift_width = 1 : i32, shift_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v23(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, shift_width = 2 : i32, shift_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v24(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v24(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, shift_width = 1 : i32, shift_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v25(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v25(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 2 : i32, shift_width = 3 : i32, shift_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v26(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v26(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 3 : i32, shift_width = 4 : i32, shift_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v27(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v27(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 1 : i32, shift_width = 2 : i32, shift_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v28(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v28(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 2 : i32, shift_width = 3 : i32, shift_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v29(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v29(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 0 : i32, shift_width = 1 : i32, shift_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v30(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v30(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, shift_width = 2 : i32, shift_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v31(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v31(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, shift_width = 1 : i32, shift_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -16729,126 +16729,126 @@ func.func @select_binary_1a41_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>) ->
 // CHECK-LABEL: func.func @rotate(
 // CHECK: autollvm.rotate
 func.func @rotate(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v1(
 // CHECK: autollvm.rotate
 func.func @rotate_v1(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.rotate"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v2(
 // CHECK: autollvm.rotate
 func.func @rotate_v2(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.rotate"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v3(
 // CHECK: autollvm.rotate
 func.func @rotate_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v4(
 // CHECK: autollvm.rotate
 func.func @rotate_v4(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.rotate"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v5(
 // CHECK: autollvm.rotate
 func.func @rotate_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.rotate"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v6(
 // CHECK: autollvm.rotate
 func.func @rotate_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v7(
 // CHECK: autollvm.rotate
 func.func @rotate_v7(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.rotate"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v8(
 // CHECK: autollvm.rotate
 func.func @rotate_v8(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.rotate"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v9(
 // CHECK: autollvm.rotate
 func.func @rotate_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v10(
 // CHECK: autollvm.rotate
 func.func @rotate_v10(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.rotate"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v11(
 // CHECK: autollvm.rotate
 func.func @rotate_v11(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.rotate"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v12(
 // CHECK: autollvm.rotate
 func.func @rotate_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v13(
 // CHECK: autollvm.rotate
 func.func @rotate_v13(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.rotate"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v14(
 // CHECK: autollvm.rotate
 func.func @rotate_v14(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.rotate"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v15(
 // CHECK: autollvm.rotate
 func.func @rotate_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v16(
 // CHECK: autollvm.rotate
 func.func @rotate_v16(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.rotate"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v17(
 // CHECK: autollvm.rotate
 func.func @rotate_v17(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.rotate"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -16981,126 +16981,126 @@ func.func @funnel_shift_binary_d6fa_v17(%arg0: vector<8xi64>, %arg1: vector<8xi6
 // CHECK-LABEL: func.func @rotate_60f6(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v1(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v1(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v2(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v2(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v3(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v4(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v4(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v5(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v6(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v7(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v7(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v8(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v8(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v9(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v10(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v10(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v11(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v11(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v12(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v13(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v13(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v14(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v14(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v15(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v16(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v16(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v17(
 // CHECK: autollvm.rotate_60f6
 func.func @rotate_60f6_v17(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -17240,126 +17240,126 @@ func.func @funnel_shift_binary_c69f_v18(%arg0: vector<32xi32>, %arg1: vector<32x
 // CHECK-LABEL: func.func @permute_var_ternary_imm(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 31 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 31 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v1(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 31 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 31 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v2(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, loop_bound_2 = 31 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, loop_bound_2 = 31 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v3(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 31 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 31 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v4(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 31 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 31 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v5(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, loop_bound_2 = 31 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, loop_bound_2 = 31 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v6(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 63 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 63 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v7(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 63 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 63 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v8(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, loop_bound_2 = 63 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, loop_bound_2 = 63 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v9(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 63 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 63 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v10(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 63 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 63 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v11(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, loop_bound_2 = 63 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, loop_bound_2 = 63 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v12(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 31 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 31 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v13(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v13(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 31 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 31 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v14(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v14(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, loop_bound_2 = 31 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, loop_bound_2 = 31 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v15(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 63 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 63 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v16(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 63 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 63 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v17(
 // CHECK: autollvm.permute_var_ternary_imm
 func.func @permute_var_ternary_imm_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, loop_bound_2 = 63 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, loop_bound_2 = 63 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -17408,42 +17408,42 @@ func.func @move_binary_b8af_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> ve
 // CHECK-LABEL: func.func @move_binary_imm(
 // CHECK: autollvm.move_binary_imm
 func.func @move_binary_imm(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2, %arg3) { index = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @move_binary_imm_v1(
 // CHECK: autollvm.move_binary_imm
 func.func @move_binary_imm_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @move_binary_imm_v2(
 // CHECK: autollvm.move_binary_imm
 func.func @move_binary_imm_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.move_binary_imm"(%arg0, %arg1) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1) { index = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @move_binary_imm_v3(
 // CHECK: autollvm.move_binary_imm
 func.func @move_binary_imm_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2, %arg3) { index = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @move_binary_imm_v4(
 // CHECK: autollvm.move_binary_imm
 func.func @move_binary_imm_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @move_binary_imm_v5(
 // CHECK: autollvm.move_binary_imm
 func.func @move_binary_imm_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_binary_imm"(%arg0, %arg1) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1) { index = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
@@ -17457,42 +17457,42 @@ func.func @mask_move_unary(%arg0: vector<16xi1>) -> vector<16xi1> {
 // CHECK-LABEL: func.func @permute_imm_narrow_in_lanes(
 // CHECK: autollvm.permute_imm_narrow_in_lanes
 func.func @permute_imm_narrow_in_lanes(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v1(
 // CHECK: autollvm.permute_imm_narrow_in_lanes
 func.func @permute_imm_narrow_in_lanes_v1(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v2(
 // CHECK: autollvm.permute_imm_narrow_in_lanes
 func.func @permute_imm_narrow_in_lanes_v2(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1) { selector = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v3(
 // CHECK: autollvm.permute_imm_narrow_in_lanes
 func.func @permute_imm_narrow_in_lanes_v3(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v4(
 // CHECK: autollvm.permute_imm_narrow_in_lanes
 func.func @permute_imm_narrow_in_lanes_v4(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v5(
 // CHECK: autollvm.permute_imm_narrow_in_lanes
 func.func @permute_imm_narrow_in_lanes_v5(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1) { selector = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -18227,189 +18227,189 @@ func.func @funnel_shift_ternary_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>, 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v1(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v2(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v3(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v4(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v5(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v6(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v7(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v8(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v9(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v9(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v10(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v10(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v11(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v11(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v12(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v13(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v14(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v15(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v16(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v17(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v18(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v19(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v20(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v21(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v22(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v23(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v23(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v24(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v25(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v26(
 // CHECK: autollvm.funnel_shift_binary_imm
 func.func @funnel_shift_binary_imm_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -18605,189 +18605,189 @@ func.func @or_shl_ternary_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2:
 // CHECK-LABEL: func.func @or_shl_binary_imm(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v1(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v2(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v3(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v4(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v5(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v6(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v7(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v8(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v9(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v9(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v10(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v10(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v11(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v11(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v12(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v13(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v14(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v15(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v16(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v17(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v18(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v19(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v20(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v21(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v22(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v23(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v23(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v24(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v25(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v26(
 // CHECK: autollvm.or_shl_binary_imm
 func.func @or_shl_binary_imm_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -19130,126 +19130,126 @@ func.func @xor_shl_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi
 // CHECK-LABEL: func.func @permute_var_binary_imm(
 // CHECK: autollvm.permute_var_binary_imm
 func.func @permute_var_binary_imm(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<64xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v1(
 // CHECK: autollvm.permute_var_binary_imm
 func.func @permute_var_binary_imm_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<64xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v2(
 // CHECK: autollvm.permute_var_binary_imm
 func.func @permute_var_binary_imm_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { imm = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v3(
 // CHECK: autollvm.permute_var_binary_imm
 func.func @permute_var_binary_imm_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<32xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v4(
 // CHECK: autollvm.permute_var_binary_imm
 func.func @permute_var_binary_imm_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<32xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v5(
 // CHECK: autollvm.permute_var_binary_imm
 func.func @permute_var_binary_imm_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { imm = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v6(
 // CHECK: autollvm.permute_var_binary_imm
 func.func @permute_var_binary_imm_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<16xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v7(
 // CHECK: autollvm.permute_var_binary_imm
 func.func @permute_var_binary_imm_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<16xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v8(
 // CHECK: autollvm.permute_var_binary_imm
 func.func @permute_var_binary_imm_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { imm = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9(
 // CHECK: autollvm.permute_var_binary_imm_b3a9
 func.func @permute_var_binary_imm_b3a9(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<64xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { imm = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v1(
 // CHECK: autollvm.permute_var_binary_imm_b3a9
 func.func @permute_var_binary_imm_b3a9_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<64xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v2(
 // CHECK: autollvm.permute_var_binary_imm_b3a9
 func.func @permute_var_binary_imm_b3a9_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { a2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { imm = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v3(
 // CHECK: autollvm.permute_var_binary_imm_b3a9
 func.func @permute_var_binary_imm_b3a9_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<32xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { imm = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v4(
 // CHECK: autollvm.permute_var_binary_imm_b3a9
 func.func @permute_var_binary_imm_b3a9_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<32xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v5(
 // CHECK: autollvm.permute_var_binary_imm_b3a9
 func.func @permute_var_binary_imm_b3a9_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { a2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { imm = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v6(
 // CHECK: autollvm.permute_var_binary_imm_b3a9
 func.func @permute_var_binary_imm_b3a9_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<16xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { imm = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v7(
 // CHECK: autollvm.permute_var_binary_imm_b3a9
 func.func @permute_var_binary_imm_b3a9_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<16xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v8(
 // CHECK: autollvm.permute_var_binary_imm_b3a9
 func.func @permute_var_binary_imm_b3a9_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { a2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { imm = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -19984,56 +19984,56 @@ func.func @move_unary_to_i64_v6(%arg0: vector<4xi32>) -> vector<2xi32> {
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow(
 // CHECK: autollvm.shr_by_imm_u_narrow
 func.func @shr_by_imm_u_narrow(%arg0: vector<8xi16>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 2 : i32 } : (vector<8xi16>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, bit = 15 : i32, bit_2 = 2 : i32 } : (vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v1(
 // CHECK: autollvm.shr_by_imm_u_narrow
 func.func @shr_by_imm_u_narrow_v1(%arg0: vector<16xi8>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 3 : i32 } : (vector<16xi8>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, bit = 7 : i32, bit_2 = 3 : i32 } : (vector<16xi8>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v2(
 // CHECK: autollvm.shr_by_imm_u_narrow
 func.func @shr_by_imm_u_narrow_v2(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 1 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, bit = 31 : i32, bit_2 = 1 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v3(
 // CHECK: autollvm.shr_by_imm_u_narrow
 func.func @shr_by_imm_u_narrow_v3(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 0 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, bit = 63 : i32, bit_2 = 0 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @move_narrow(
 // CHECK: autollvm.move_narrow
 func.func @move_narrow(%arg0: vector<8xi16>, %arg1: i32) -> vector<8xi16> {
-  %0 = "autollvm.move_narrow"(%arg0, %arg1) { a1 = 1 : i32, bit = 2 : i32 } : (vector<8xi16>, i32) -> vector<8xi16>
+  %0 = "autollvm.move_narrow"(%arg0, %arg1) { index = 1 : i32, bit = 2 : i32 } : (vector<8xi16>, i32) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @move_narrow_v1(
 // CHECK: autollvm.move_narrow
 func.func @move_narrow_v1(%arg0: vector<16xi8>, %arg1: i32) -> vector<16xi8> {
-  %0 = "autollvm.move_narrow"(%arg0, %arg1) { a1 = 1 : i32, bit = 3 : i32 } : (vector<16xi8>, i32) -> vector<16xi8>
+  %0 = "autollvm.move_narrow"(%arg0, %arg1) { index = 1 : i32, bit = 3 : i32 } : (vector<16xi8>, i32) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @move_narrow_v2(
 // CHECK: autollvm.move_narrow
 func.func @move_narrow_v2(%arg0: vector<4xi32>, %arg1: i32) -> vector<4xi32> {
-  %0 = "autollvm.move_narrow"(%arg0, %arg1) { a1 = 1 : i32, bit = 1 : i32 } : (vector<4xi32>, i32) -> vector<4xi32>
+  %0 = "autollvm.move_narrow"(%arg0, %arg1) { index = 1 : i32, bit = 1 : i32 } : (vector<4xi32>, i32) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @move_narrow_v3(
 // CHECK: autollvm.move_narrow
 func.func @move_narrow_v3(%arg0: vector<2xi64>, %arg1: i64) -> vector<2xi64> {
-  %0 = "autollvm.move_narrow"(%arg0, %arg1) { a1 = 1 : i32, bit = 0 : i32 } : (vector<2xi64>, i64) -> vector<2xi64>
+  %0 = "autollvm.move_narrow"(%arg0, %arg1) { index = 1 : i32, bit = 0 : i32 } : (vector<2xi64>, i64) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -23512,1757 +23512,1757 @@ func.func @add_or_shift_sat_scalar_round_v13(%arg0: i64, %arg1: i64) -> i64 {
 // CHECK-LABEL: func.func @add_shr_by_imm_unary(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v1(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v2(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v3(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v4(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v5(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v6(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v7(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v8(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v9(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v10(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v11(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v12(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v13(
 // CHECK: autollvm.add_shr_by_imm_unary
 func.func @add_shr_by_imm_unary_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary(
 // CHECK: autollvm.add_shr_by_imm_scalar_unary
 func.func @add_shr_by_imm_scalar_unary(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { shift = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_v1(
 // CHECK: autollvm.add_shr_by_imm_scalar_unary
 func.func @add_shr_by_imm_scalar_unary_v1(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { shift = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_v2(
 // CHECK: autollvm.add_shr_by_imm_scalar_unary
 func.func @add_shr_by_imm_scalar_unary_v2(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { shift = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_v3(
 // CHECK: autollvm.add_shr_by_imm_scalar_unary
 func.func @add_shr_by_imm_scalar_unary_v3(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { shift = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v1(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v2(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v3(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v4(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v5(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v6(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v7(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v8(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v9(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v10(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v11(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v12(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v13(
 // CHECK: autollvm.shift_by_imm_u
 func.func @shift_by_imm_u_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_scalar(
 // CHECK: autollvm.shift_by_imm_u_scalar
 func.func @shift_by_imm_u_scalar(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { a1 = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { shift = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_scalar_v1(
 // CHECK: autollvm.shift_by_imm_u_scalar
 func.func @shift_by_imm_u_scalar_v1(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { a1 = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { shift = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_scalar_v2(
 // CHECK: autollvm.shift_by_imm_u_scalar
 func.func @shift_by_imm_u_scalar_v2(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { a1 = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { shift = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_scalar_v3(
 // CHECK: autollvm.shift_by_imm_u_scalar
 func.func @shift_by_imm_u_scalar_v3(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { a1 = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { shift = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v1(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v2(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v3(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v4(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v5(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v6(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 0 : i32, shift_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v7(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v8(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v9(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v10(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v11(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v12(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v13(
 // CHECK: autollvm.add_shr_by_imm_unary_round
 func.func @add_shr_by_imm_unary_round_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 1 : i32, shift_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round(
 // CHECK: autollvm.add_shr_by_imm_scalar_unary_round
 func.func @add_shr_by_imm_scalar_unary_round(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { shift = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round_v1(
 // CHECK: autollvm.add_shr_by_imm_scalar_unary_round
 func.func @add_shr_by_imm_scalar_unary_round_v1(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { shift = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round_v2(
 // CHECK: autollvm.add_shr_by_imm_scalar_unary_round
 func.func @add_shr_by_imm_scalar_unary_round_v2(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { shift = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round_v3(
 // CHECK: autollvm.add_shr_by_imm_scalar_unary_round
 func.func @add_shr_by_imm_scalar_unary_round_v3(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { shift = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v1(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v2(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v3(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v4(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v5(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v6(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v7(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v8(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v9(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v10(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v11(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v12(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v13(
 // CHECK: autollvm.add_shr_by_imm_binary
 func.func @add_shr_by_imm_binary_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary(
 // CHECK: autollvm.add_shr_by_imm_scalar_binary
 func.func @add_shr_by_imm_scalar_binary(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_v1(
 // CHECK: autollvm.add_shr_by_imm_scalar_binary
 func.func @add_shr_by_imm_scalar_binary_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_v2(
 // CHECK: autollvm.add_shr_by_imm_scalar_binary
 func.func @add_shr_by_imm_scalar_binary_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_v3(
 // CHECK: autollvm.add_shr_by_imm_scalar_binary
 func.func @add_shr_by_imm_scalar_binary_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v1(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v2(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v3(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v4(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v5(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v6(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 0 : i32, shift_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v7(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v8(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v9(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v10(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v11(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v12(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v13(
 // CHECK: autollvm.add_shr_by_imm_binary_round
 func.func @add_shr_by_imm_binary_round_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 1 : i32, shift_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round(
 // CHECK: autollvm.add_shr_by_imm_scalar_binary_round
 func.func @add_shr_by_imm_scalar_binary_round(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round_v1(
 // CHECK: autollvm.add_shr_by_imm_scalar_binary_round
 func.func @add_shr_by_imm_scalar_binary_round_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round_v2(
 // CHECK: autollvm.add_shr_by_imm_scalar_binary_round
 func.func @add_shr_by_imm_scalar_binary_round_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round_v3(
 // CHECK: autollvm.add_shr_by_imm_scalar_binary_round
 func.func @add_shr_by_imm_scalar_binary_round_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v1(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v2(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v3(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v4(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v5(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v6(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v7(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v8(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v9(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v10(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v11(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v12(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v13(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v14(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v14(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v15(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v15(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v16(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v16(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v17(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v17(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v18(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v18(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v19(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v19(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v20(
 // CHECK: autollvm.shift_sat_by_imm
 func.func @shift_sat_by_imm_v20(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v1(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v1(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v2(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v2(%arg0: i8) -> i8 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 7 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 3 : i32 } : (i8) -> i8
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 7 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 3 : i32 } : (i8) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v3(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v3(%arg0: i16) -> i16 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (i16) -> i16
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (i16) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v4(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v4(%arg0: i32) -> i32 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (i32) -> i32
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (i32) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v5(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v5(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v6(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v6(%arg0: i8) -> i8 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 7 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (i8) -> i8
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 7 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 3 : i32 } : (i8) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v7(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v7(%arg0: i16) -> i16 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (i16) -> i16
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (i16) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v8(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v8(%arg0: i32) -> i32 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (i32) -> i32
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (i32) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v9(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v9(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v10(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v10(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v11(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v11(%arg0: i8) -> i8 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 7 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (i8) -> i8
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 7 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 3 : i32 } : (i8) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v12(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v12(%arg0: i16) -> i16 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (i16) -> i16
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (i16) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v13(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v13(%arg0: i32) -> i32 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (i32) -> i32
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (i32) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v14(
 // CHECK: autollvm.shift_sat_by_imm_scalar
 func.func @shift_sat_by_imm_scalar_v14(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow(
 // CHECK: autollvm.add_shr_by_imm_u_narrow
 func.func @add_shr_by_imm_u_narrow(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v1(
 // CHECK: autollvm.add_shr_by_imm_u_narrow
 func.func @add_shr_by_imm_u_narrow_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v2(
 // CHECK: autollvm.add_shr_by_imm_u_narrow
 func.func @add_shr_by_imm_u_narrow_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v3(
 // CHECK: autollvm.add_shr_by_imm_u_narrow
 func.func @add_shr_by_imm_u_narrow_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v4(
 // CHECK: autollvm.add_shr_by_imm_u_narrow
 func.func @add_shr_by_imm_u_narrow_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v5(
 // CHECK: autollvm.add_shr_by_imm_u_narrow
 func.func @add_shr_by_imm_u_narrow_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_high
 func.func @add_shr_by_imm_u_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v1(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_high
 func.func @add_shr_by_imm_u_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v2(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_high
 func.func @add_shr_by_imm_u_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v3(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_high
 func.func @add_shr_by_imm_u_narrow_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v4(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_high
 func.func @add_shr_by_imm_u_narrow_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v5(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_high
 func.func @add_shr_by_imm_u_narrow_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow(
 // CHECK: autollvm.add_shr_sat_by_imm_su_narrow
 func.func @add_shr_sat_by_imm_su_narrow(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { shift = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_v1(
 // CHECK: autollvm.add_shr_sat_by_imm_su_narrow
 func.func @add_shr_sat_by_imm_su_narrow_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { shift = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_v2(
 // CHECK: autollvm.add_shr_sat_by_imm_su_narrow
 func.func @add_shr_sat_by_imm_su_narrow_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { shift = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar(
 // CHECK: autollvm.add_shr_sat_by_imm_su_scalar
 func.func @add_shr_sat_by_imm_su_scalar(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { shift = 1 : i32, bit = 15 : i32, shift_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_v1(
 // CHECK: autollvm.add_shr_sat_by_imm_su_scalar
 func.func @add_shr_sat_by_imm_su_scalar_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { shift = 1 : i32, bit = 31 : i32, shift_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_v2(
 // CHECK: autollvm.add_shr_sat_by_imm_su_scalar
 func.func @add_shr_sat_by_imm_su_scalar_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high(
 // CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high
 func.func @add_shr_sat_by_imm_su_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_v1(
 // CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high
 func.func @add_shr_sat_by_imm_su_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_v2(
 // CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high
 func.func @add_shr_sat_by_imm_su_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round(
 // CHECK: autollvm.add_shr_sat_by_imm_su_narrow_round
 func.func @add_shr_sat_by_imm_su_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { shift = 1 : i32, width = 7 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round_v1(
 // CHECK: autollvm.add_shr_sat_by_imm_su_narrow_round
 func.func @add_shr_sat_by_imm_su_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { shift = 1 : i32, width = 15 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round_v2(
 // CHECK: autollvm.add_shr_sat_by_imm_su_narrow_round
 func.func @add_shr_sat_by_imm_su_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { shift = 1 : i32, width = 31 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round(
 // CHECK: autollvm.add_shr_sat_by_imm_su_scalar_round
 func.func @add_shr_sat_by_imm_su_scalar_round(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { shift = 1 : i32, bit = 15 : i32, shift_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round_v1(
 // CHECK: autollvm.add_shr_sat_by_imm_su_scalar_round
 func.func @add_shr_sat_by_imm_su_scalar_round_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { shift = 1 : i32, bit = 31 : i32, shift_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round_v2(
 // CHECK: autollvm.add_shr_sat_by_imm_su_scalar_round
 func.func @add_shr_sat_by_imm_su_scalar_round_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round(
 // CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_round
 func.func @add_shr_sat_by_imm_su_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 7 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round_v1(
 // CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_round
 func.func @add_shr_sat_by_imm_su_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 15 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round_v2(
 // CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_round
 func.func @add_shr_sat_by_imm_su_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 31 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow
 func.func @add_shr_sat_by_imm_narrow(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { shift = 1 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v1(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow
 func.func @add_shr_sat_by_imm_narrow_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { shift = 1 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v2(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow
 func.func @add_shr_sat_by_imm_narrow_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { shift = 1 : i32, width = 0 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v3(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow
 func.func @add_shr_sat_by_imm_narrow_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { shift = 1 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v4(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow
 func.func @add_shr_sat_by_imm_narrow_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { shift = 1 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v5(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow
 func.func @add_shr_sat_by_imm_narrow_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { shift = 1 : i32, width = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar(
 // CHECK: autollvm.add_shr_sat_by_imm_scalar
 func.func @add_shr_sat_by_imm_scalar(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 0 : i32, shift_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v1(
 // CHECK: autollvm.add_shr_sat_by_imm_scalar
 func.func @add_shr_sat_by_imm_scalar_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 0 : i32, shift_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v2(
 // CHECK: autollvm.add_shr_sat_by_imm_scalar
 func.func @add_shr_sat_by_imm_scalar_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v3(
 // CHECK: autollvm.add_shr_sat_by_imm_scalar
 func.func @add_shr_sat_by_imm_scalar_v3(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 1 : i32, shift_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v4(
 // CHECK: autollvm.add_shr_sat_by_imm_scalar
 func.func @add_shr_sat_by_imm_scalar_v4(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 1 : i32, shift_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v5(
 // CHECK: autollvm.add_shr_sat_by_imm_scalar
 func.func @add_shr_sat_by_imm_scalar_v5(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_high
 func.func @add_shr_sat_by_imm_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v1(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_high
 func.func @add_shr_sat_by_imm_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v2(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_high
 func.func @add_shr_sat_by_imm_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v3(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_high
 func.func @add_shr_sat_by_imm_narrow_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v4(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_high
 func.func @add_shr_sat_by_imm_narrow_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v5(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_high
 func.func @add_shr_sat_by_imm_narrow_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_round
 func.func @add_shr_by_imm_u_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { shift = 1 : i32, width = 7 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v1(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_round
 func.func @add_shr_by_imm_u_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { shift = 1 : i32, width = 15 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v2(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_round
 func.func @add_shr_by_imm_u_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { shift = 1 : i32, width = 31 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v3(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_round
 func.func @add_shr_by_imm_u_narrow_round_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { shift = 1 : i32, width = 7 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v4(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_round
 func.func @add_shr_by_imm_u_narrow_round_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { shift = 1 : i32, width = 15 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v5(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_round
 func.func @add_shr_by_imm_u_narrow_round_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { shift = 1 : i32, width = 31 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_high_round
 func.func @add_shr_by_imm_u_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 7 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v1(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_high_round
 func.func @add_shr_by_imm_u_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 15 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v2(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_high_round
 func.func @add_shr_by_imm_u_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 31 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v3(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_high_round
 func.func @add_shr_by_imm_u_narrow_high_round_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 7 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v4(
 // CHECK: autollvm.add_shr_by_imm_u_narrow_high_round
 func.func @add_shr_by_imm_u_narrow_high_round_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 15 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_round
 func.func @add_shr_sat_by_imm_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { shift = 1 : i32, width = 7 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v1(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_round
 func.func @add_shr_sat_by_imm_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { shift = 1 : i32, width = 15 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v2(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_round
 func.func @add_shr_sat_by_imm_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { shift = 1 : i32, width = 31 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v3(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_round
 func.func @add_shr_sat_by_imm_narrow_round_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { shift = 1 : i32, width = 7 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v4(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_round
 func.func @add_shr_sat_by_imm_narrow_round_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { shift = 1 : i32, width = 15 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v5(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_round
 func.func @add_shr_sat_by_imm_narrow_round_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { shift = 1 : i32, width = 31 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round(
 // CHECK: autollvm.add_shr_sat_by_imm_scalar_round
 func.func @add_shr_sat_by_imm_scalar_round(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 0 : i32, shift_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v1(
 // CHECK: autollvm.add_shr_sat_by_imm_scalar_round
 func.func @add_shr_sat_by_imm_scalar_round_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 0 : i32, shift_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v2(
 // CHECK: autollvm.add_shr_sat_by_imm_scalar_round
 func.func @add_shr_sat_by_imm_scalar_round_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v3(
 // CHECK: autollvm.add_shr_sat_by_imm_scalar_round
 func.func @add_shr_sat_by_imm_scalar_round_v3(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 1 : i32, shift_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v4(
 // CHECK: autollvm.add_shr_sat_by_imm_scalar_round
 func.func @add_shr_sat_by_imm_scalar_round_v4(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 1 : i32, shift_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v5(
 // CHECK: autollvm.add_shr_sat_by_imm_scalar_round
 func.func @add_shr_sat_by_imm_scalar_round_v5(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_high_round
 func.func @add_shr_sat_by_imm_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 7 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v1(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_high_round
 func.func @add_shr_sat_by_imm_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 15 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v2(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_high_round
 func.func @add_shr_sat_by_imm_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 31 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v3(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_high_round
 func.func @add_shr_sat_by_imm_narrow_high_round_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 7 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v4(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_high_round
 func.func @add_shr_sat_by_imm_narrow_high_round_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 15 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v5(
 // CHECK: autollvm.add_shr_sat_by_imm_narrow_high_round
 func.func @add_shr_sat_by_imm_narrow_high_round_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 31 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen(
 // CHECK: autollvm.shift_by_imm_widen
 func.func @shift_by_imm_widen(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v1(
 // CHECK: autollvm.shift_by_imm_widen
 func.func @shift_by_imm_widen_v1(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v2(
 // CHECK: autollvm.shift_by_imm_widen
 func.func @shift_by_imm_widen_v2(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v3(
 // CHECK: autollvm.shift_by_imm_widen
 func.func @shift_by_imm_widen_v3(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v4(
 // CHECK: autollvm.shift_by_imm_widen
 func.func @shift_by_imm_widen_v4(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v5(
 // CHECK: autollvm.shift_by_imm_widen
 func.func @shift_by_imm_widen_v5(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v6(
 // CHECK: autollvm.shift_by_imm_widen
 func.func @shift_by_imm_widen_v6(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v7(
 // CHECK: autollvm.shift_by_imm_widen
 func.func @shift_by_imm_widen_v7(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v8(
 // CHECK: autollvm.shift_by_imm_widen
 func.func @shift_by_imm_widen_v8(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v9(
 // CHECK: autollvm.shift_by_imm_widen
 func.func @shift_by_imm_widen_v9(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v10(
 // CHECK: autollvm.shift_by_imm_widen
 func.func @shift_by_imm_widen_v10(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v11(
 // CHECK: autollvm.shift_by_imm_widen
 func.func @shift_by_imm_widen_v11(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 255 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v1(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 255 : i32, shift_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v2(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 65535 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v3(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 65535 : i32, shift_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v4(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v5(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, shift_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v6(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, shift_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v7(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 255 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v8(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 255 : i32, shift_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v9(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 65535 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v10(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 65535 : i32, shift_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v11(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v12(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, shift_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v13(
 // CHECK: autollvm.and_or_not_shr_by_imm_u
 func.func @and_or_not_shr_by_imm_u_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, shift_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_scalar(
 // CHECK: autollvm.and_or_not_shr_by_imm_u_scalar
 func.func @and_or_not_shr_by_imm_u_scalar(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_scalar_v1(
 // CHECK: autollvm.and_or_not_shr_by_imm_u_scalar
 func.func @and_or_not_shr_by_imm_u_scalar_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_scalar_v2(
 // CHECK: autollvm.and_or_not_shr_by_imm_u_scalar
 func.func @and_or_not_shr_by_imm_u_scalar_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_scalar_v3(
 // CHECK: autollvm.and_or_not_shr_by_imm_u_scalar
 func.func @and_or_not_shr_by_imm_u_scalar_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a2_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 255 : i32, shift_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v1(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a2_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 255 : i32, shift_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v2(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a2_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 65535 : i32, shift_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v3(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a2_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 65535 : i32, shift_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v4(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a2_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, shift_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v5(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a2_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, shift_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v6(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a2_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, shift_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v7(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a2_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 255 : i32, shift_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v8(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a2_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 255 : i32, shift_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v9(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a2_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 65535 : i32, shift_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v10(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a2_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 65535 : i32, shift_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v11(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a2_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, shift_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v12(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a2_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, shift_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v13(
 // CHECK: autollvm.and_or_not_shift_by_imm_u
 func.func @and_or_not_shift_by_imm_u_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a2_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, shift_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_scalar(
 // CHECK: autollvm.and_or_not_shift_by_imm_u_scalar
 func.func @and_or_not_shift_by_imm_u_scalar(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_scalar_v1(
 // CHECK: autollvm.and_or_not_shift_by_imm_u_scalar
 func.func @and_or_not_shift_by_imm_u_scalar_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_scalar_v2(
 // CHECK: autollvm.and_or_not_shift_by_imm_u_scalar
 func.func @and_or_not_shift_by_imm_u_scalar_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_scalar_v3(
 // CHECK: autollvm.and_or_not_shift_by_imm_u_scalar
 func.func @and_or_not_shift_by_imm_u_scalar_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
@@ -25500,616 +25500,616 @@ func.func @pack_sat_u_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vec
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v1(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v2(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v3(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v4(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v5(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v6(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v7(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v8(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v9(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v10(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v11(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v12(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v13(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v14(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v15(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v16(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v17(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v18(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v19(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v20(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v21(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v22(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v23(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v24(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v24(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v25(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v26(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v26(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v27(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v27(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v28(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v28(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v29(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v29(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v30(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v30(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v31(
 // CHECK: autollvm.add_or_sub_or_mul_u_imm
 func.func @add_or_sub_or_mul_u_imm_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v1(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v2(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v2(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v3(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v3(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v4(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v4(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v5(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v5(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v6(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v7(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v8(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v9(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v10(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v10(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v11(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v11(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v12(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v12(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v13(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v13(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v14(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v15(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v16(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v17(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v18(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v18(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v19(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v19(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v20(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v20(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v21(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v21(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v22(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v23(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v24(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v24(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v25(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v25(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v26(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v26(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v27(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v27(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v28(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v28(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v29(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v29(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v30(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v30(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v31(
 // CHECK: autollvm.add_or_sub_or_mul_widen_imm
 func.func @add_or_sub_or_mul_widen_imm_v31(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v1(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v2(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v3(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v4(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v5(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v6(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v7(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v8(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v9(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v10(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v10(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v11(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v11(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v12(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v12(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v13(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v13(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v14(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v15(
 // CHECK: autollvm.dot_acc_sat_s_widen_imm
 func.func @dot_acc_sat_s_widen_imm_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar(
 // CHECK: autollvm.dot_acc_sat_s_widen_scalar
 func.func @dot_acc_sat_s_widen_scalar(%arg0: i32, %arg1: i16, %arg2: vector<4xi16>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32, index_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v1(
 // CHECK: autollvm.dot_acc_sat_s_widen_scalar
 func.func @dot_acc_sat_s_widen_scalar_v1(%arg0: i64, %arg1: i32, %arg2: vector<2xi32>) -> i64 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v2(
 // CHECK: autollvm.dot_acc_sat_s_widen_scalar
 func.func @dot_acc_sat_s_widen_scalar_v2(%arg0: i32, %arg1: i16, %arg2: vector<8xi16>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32, index_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v3(
 // CHECK: autollvm.dot_acc_sat_s_widen_scalar
 func.func @dot_acc_sat_s_widen_scalar_v3(%arg0: i64, %arg1: i32, %arg2: vector<4xi32>) -> i64 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v4(
 // CHECK: autollvm.dot_acc_sat_s_widen_scalar
 func.func @dot_acc_sat_s_widen_scalar_v4(%arg0: i32, %arg1: i16, %arg2: vector<4xi16>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 1 : i32, index_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v5(
 // CHECK: autollvm.dot_acc_sat_s_widen_scalar
 func.func @dot_acc_sat_s_widen_scalar_v5(%arg0: i64, %arg1: i32, %arg2: vector<2xi32>) -> i64 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v6(
 // CHECK: autollvm.dot_acc_sat_s_widen_scalar
 func.func @dot_acc_sat_s_widen_scalar_v6(%arg0: i32, %arg1: i16, %arg2: vector<8xi16>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 1 : i32, index_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v7(
 // CHECK: autollvm.dot_acc_sat_s_widen_scalar
 func.func @dot_acc_sat_s_widen_scalar_v7(%arg0: i64, %arg1: i32, %arg2: vector<4xi32>) -> i64 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
   return %0 : i64
 }
 
@@ -26172,112 +26172,112 @@ func.func @mul_u_by_element_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> ve
 // CHECK-LABEL: func.func @mul_u_imm(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v1(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v1(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v2(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v3(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v4(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v5(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v5(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v6(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v7(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v7(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v8(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v8(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v9(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v10(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v10(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v11(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v12(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v12(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v13(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v14(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v14(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v15(
 // CHECK: autollvm.mul_u_imm
 func.func @mul_u_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -26340,112 +26340,112 @@ func.func @mul_widen_by_element_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -
 // CHECK-LABEL: func.func @mul_widen_imm(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v1(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v2(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v3(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v3(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v4(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v4(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v5(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v5(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v6(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v6(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v7(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v8(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v8(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v9(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v9(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v10(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v10(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v11(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v11(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v12(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v13(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v14(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v15(
 // CHECK: autollvm.mul_widen_imm
 func.func @mul_widen_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -26480,84 +26480,84 @@ func.func @mul_sat_s_widen_by_element_v3(%arg0: vector<4xi32>, %arg1: vector<1xi
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm(
 // CHECK: autollvm.mul_sat_s_widen_imm
 func.func @mul_sat_s_widen_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v1(
 // CHECK: autollvm.mul_sat_s_widen_imm
 func.func @mul_sat_s_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v2(
 // CHECK: autollvm.mul_sat_s_widen_imm
 func.func @mul_sat_s_widen_imm_v2(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v3(
 // CHECK: autollvm.mul_sat_s_widen_imm
 func.func @mul_sat_s_widen_imm_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v4(
 // CHECK: autollvm.mul_sat_s_widen_imm
 func.func @mul_sat_s_widen_imm_v4(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v5(
 // CHECK: autollvm.mul_sat_s_widen_imm
 func.func @mul_sat_s_widen_imm_v5(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v6(
 // CHECK: autollvm.mul_sat_s_widen_imm
 func.func @mul_sat_s_widen_imm_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v7(
 // CHECK: autollvm.mul_sat_s_widen_imm
 func.func @mul_sat_s_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_scalar(
 // CHECK: autollvm.mul_sat_s_widen_scalar
 func.func @mul_sat_s_widen_scalar(%arg0: i16, %arg1: vector<4xi16>) -> i32 {
-  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i32
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (i16, vector<4xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_scalar_v1(
 // CHECK: autollvm.mul_sat_s_widen_scalar
 func.func @mul_sat_s_widen_scalar_v1(%arg0: i32, %arg1: vector<2xi32>) -> i64 {
-  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i64
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (i32, vector<2xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_scalar_v2(
 // CHECK: autollvm.mul_sat_s_widen_scalar
 func.func @mul_sat_s_widen_scalar_v2(%arg0: i16, %arg1: vector<8xi16>) -> i32 {
-  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i32
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (i16, vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_scalar_v3(
 // CHECK: autollvm.mul_sat_s_widen_scalar
 func.func @mul_sat_s_widen_scalar_v3(%arg0: i32, %arg1: vector<4xi32>) -> i64 {
-  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i64
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (i32, vector<4xi32>) -> i64
   return %0 : i64
 }
 
@@ -26620,168 +26620,168 @@ func.func @dot_acc_sat_s_binary_by_element_v7(%arg0: vector<4xi32>, %arg1: vecto
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v1(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v1(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v2(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v3(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v4(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v4(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v5(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v6(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v6(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v7(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v8(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 32768 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v9(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v9(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 32768 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v10(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v11(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v11(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v12(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v12(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 32768 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v13(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 32768 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v14(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v14(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v15(
 // CHECK: autollvm.dot_acc_sat_s_binary_imm
 func.func @dot_acc_sat_s_binary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary(
 // CHECK: autollvm.dot_acc_sat_s_scalar_binary
 func.func @dot_acc_sat_s_scalar_binary(%arg0: i16, %arg1: vector<4xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v1(
 // CHECK: autollvm.dot_acc_sat_s_scalar_binary
 func.func @dot_acc_sat_s_scalar_binary_v1(%arg0: i32, %arg1: vector<2xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v2(
 // CHECK: autollvm.dot_acc_sat_s_scalar_binary
 func.func @dot_acc_sat_s_scalar_binary_v2(%arg0: i16, %arg1: vector<8xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v3(
 // CHECK: autollvm.dot_acc_sat_s_scalar_binary
 func.func @dot_acc_sat_s_scalar_binary_v3(%arg0: i32, %arg1: vector<4xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v4(
 // CHECK: autollvm.dot_acc_sat_s_scalar_binary
 func.func @dot_acc_sat_s_scalar_binary_v4(%arg0: i16, %arg1: vector<4xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 32768 : i32, index_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v5(
 // CHECK: autollvm.dot_acc_sat_s_scalar_binary
 func.func @dot_acc_sat_s_scalar_binary_v5(%arg0: i32, %arg1: vector<2xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, index_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v6(
 // CHECK: autollvm.dot_acc_sat_s_scalar_binary
 func.func @dot_acc_sat_s_scalar_binary_v6(%arg0: i16, %arg1: vector<8xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 32768 : i32, index_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v7(
 // CHECK: autollvm.dot_acc_sat_s_scalar_binary
 func.func @dot_acc_sat_s_scalar_binary_v7(%arg0: i32, %arg1: vector<4xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, index_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
   return %0 : i32
 }
 
@@ -27719,336 +27719,336 @@ func.func @extend_u_unary_to_i8_v3(%arg0: vector<16xi8>) -> vector<16xi8> {
 // CHECK-LABEL: func.func @extend_u_unary_imm(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v1(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v1(%arg0: vector<8xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v2(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v3(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v3(%arg0: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v4(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v5(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v5(%arg0: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v6(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v7(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v7(%arg0: vector<8xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v8(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v9(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v9(%arg0: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v10(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v11(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v11(%arg0: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v12(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v12(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v13(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v14(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v14(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v15(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v16(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v16(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v17(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v17(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v18(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v18(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v19(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v19(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v20(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v20(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v21(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v21(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v22(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v22(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v23(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v23(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v24(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v24(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v25(
 // CHECK: autollvm.extend_u_unary_imm
 func.func @extend_u_unary_imm_v25(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_to_i64(
 // CHECK: autollvm.extend_u_scalar_imm_to_i64
 func.func @extend_u_scalar_imm_to_i64(%arg0: vector<1xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { imm = 0 : i32 } : (vector<1xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_to_i64_v1(
 // CHECK: autollvm.extend_u_scalar_imm_to_i64
 func.func @extend_u_scalar_imm_to_i64_v1(%arg0: vector<1xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { imm = 0 : i32 } : (vector<1xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_to_i64_v2(
 // CHECK: autollvm.extend_u_scalar_imm_to_i64
 func.func @extend_u_scalar_imm_to_i64_v2(%arg0: vector<1xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { imm = 0 : i32 } : (vector<1xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_to_i64_v3(
 // CHECK: autollvm.extend_u_scalar_imm_to_i64
 func.func @extend_u_scalar_imm_to_i64_v3(%arg0: vector<1xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { imm = 0 : i32 } : (vector<1xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_to_i64(
 // CHECK: autollvm.extend_u_unary_imm_to_i64
 func.func @extend_u_unary_imm_to_i64(%arg0: vector<1xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_unary_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
+  %0 = "autollvm.extend_u_unary_imm_to_i64"(%arg0) { imm = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_to_i64_v1(
 // CHECK: autollvm.extend_u_unary_imm_to_i64
 func.func @extend_u_unary_imm_to_i64_v1(%arg0: vector<1xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_unary_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
+  %0 = "autollvm.extend_u_unary_imm_to_i64"(%arg0) { imm = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v1(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v1(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v2(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v2(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 3 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v3(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v3(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v4(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v4(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v5(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v5(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 3 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v6(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v6(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v7(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v7(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v8(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v8(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 4 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v9(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v9(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v10(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v10(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v11(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v11(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v12(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v12(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 4 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v13(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v13(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v14(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v14(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v15(
 // CHECK: autollvm.extend_u_scalar_imm
 func.func @extend_u_scalar_imm_v15(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
@@ -28783,14 +28783,14 @@ func.func @min_max_or_shl_scalar_v3(%arg0: vector<2xi32>) -> i32 {
 // CHECK-LABEL: func.func @or_shl_imm(
 // CHECK: autollvm.or_shl_imm
 func.func @or_shl_imm(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
-  %0 = "autollvm.or_shl_imm"(%arg0, %arg1) { a2 = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
+  %0 = "autollvm.or_shl_imm"(%arg0, %arg1) { imm = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @or_shl_imm_v1(
 // CHECK: autollvm.or_shl_imm
 func.func @or_shl_imm_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
-  %0 = "autollvm.or_shl_imm"(%arg0, %arg1) { a2 = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
+  %0 = "autollvm.or_shl_imm"(%arg0, %arg1) { imm = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
   return %0 : i64
 }
 
@@ -29679,112 +29679,112 @@ func.func @dot_acc_sat_s_ternary_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v1(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v2(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v3(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v4(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v5(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, index_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v6(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, index_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v7(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v8(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v9(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v10(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v10(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v11(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v12(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v12(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v13(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, index_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v14(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, index_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v15(
 // CHECK: autollvm.dot_acc_sat_s_ternary_imm
 func.func @dot_acc_sat_s_ternary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -29819,56 +29819,56 @@ func.func @dot_sat_s_scalar_ternary_4way_v3(%arg0: i32, %arg1: i32, %arg2: i32) 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary(
 // CHECK: autollvm.dot_acc_sat_s_scalar_ternary
 func.func @dot_acc_sat_s_scalar_ternary(%arg0: i16, %arg1: i16, %arg2: vector<4xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, index_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v1(
 // CHECK: autollvm.dot_acc_sat_s_scalar_ternary
 func.func @dot_acc_sat_s_scalar_ternary_v1(%arg0: i16, %arg1: i16, %arg2: vector<8xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, index_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v2(
 // CHECK: autollvm.dot_acc_sat_s_scalar_ternary
 func.func @dot_acc_sat_s_scalar_ternary_v2(%arg0: i32, %arg1: i32, %arg2: vector<2xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, index_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v3(
 // CHECK: autollvm.dot_acc_sat_s_scalar_ternary
 func.func @dot_acc_sat_s_scalar_ternary_v3(%arg0: i32, %arg1: i32, %arg2: vector<4xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, index_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v4(
 // CHECK: autollvm.dot_acc_sat_s_scalar_ternary
 func.func @dot_acc_sat_s_scalar_ternary_v4(%arg0: i16, %arg1: i16, %arg2: vector<4xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, index_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v5(
 // CHECK: autollvm.dot_acc_sat_s_scalar_ternary
 func.func @dot_acc_sat_s_scalar_ternary_v5(%arg0: i16, %arg1: i16, %arg2: vector<8xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, index_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v6(
 // CHECK: autollvm.dot_acc_sat_s_scalar_ternary
 func.func @dot_acc_sat_s_scalar_ternary_v6(%arg0: i32, %arg1: i32, %arg2: vector<2xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, index_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v7(
 // CHECK: autollvm.dot_acc_sat_s_scalar_ternary
 func.func @dot_acc_sat_s_scalar_ternary_v7(%arg0: i32, %arg1: i32, %arg2: vector<4xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, index_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
   return %0 : i32
 }
 
@@ -29903,56 +29903,56 @@ func.func @dot_acc_s_widen_x4_v3(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %ar
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm(
 // CHECK: autollvm.dot_acc_s_widen_imm
 func.func @dot_acc_s_widen_imm(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v1(
 // CHECK: autollvm.dot_acc_s_widen_imm
 func.func @dot_acc_s_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v2(
 // CHECK: autollvm.dot_acc_s_widen_imm
 func.func @dot_acc_s_widen_imm_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v3(
 // CHECK: autollvm.dot_acc_s_widen_imm
 func.func @dot_acc_s_widen_imm_v3(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v4(
 // CHECK: autollvm.dot_acc_s_widen_imm
 func.func @dot_acc_s_widen_imm_v4(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v5(
 // CHECK: autollvm.dot_acc_s_widen_imm
 func.func @dot_acc_s_widen_imm_v5(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v6(
 // CHECK: autollvm.dot_acc_s_widen_imm
 func.func @dot_acc_s_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v7(
 // CHECK: autollvm.dot_acc_s_widen_imm
 func.func @dot_acc_s_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -30022,7 +30022,7 @@ func.func @funnel_shift(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2x
 // CHECK-LABEL: func.func @funnel_shift_imm(
 // CHECK: autollvm.funnel_shift_imm
 func.func @funnel_shift_imm(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_imm"(%arg0, %arg1) { a2 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.funnel_shift_imm"(%arg0, %arg1) { shift = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -30106,56 +30106,56 @@ func.func @add_mul_widen_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: v
 // CHECK-LABEL: func.func @add_mul_widen_imm(
 // CHECK: autollvm.add_mul_widen_imm
 func.func @add_mul_widen_imm(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v1(
 // CHECK: autollvm.add_mul_widen_imm
 func.func @add_mul_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v2(
 // CHECK: autollvm.add_mul_widen_imm
 func.func @add_mul_widen_imm_v2(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v3(
 // CHECK: autollvm.add_mul_widen_imm
 func.func @add_mul_widen_imm_v3(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v4(
 // CHECK: autollvm.add_mul_widen_imm
 func.func @add_mul_widen_imm_v4(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v5(
 // CHECK: autollvm.add_mul_widen_imm
 func.func @add_mul_widen_imm_v5(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v6(
 // CHECK: autollvm.add_mul_widen_imm
 func.func @add_mul_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v7(
 // CHECK: autollvm.add_mul_widen_imm
 func.func @add_mul_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -30176,14 +30176,14 @@ func.func @move_ternary_ef2c(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<12
 // CHECK-LABEL: func.func @move_binary_imm_ca12(
 // CHECK: autollvm.move_binary_imm_ca12
 func.func @move_binary_imm_ca12(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.move_binary_imm_ca12"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.move_binary_imm_ca12"(%arg0, %arg1) { index = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @move_binary_imm_8c20(
 // CHECK: autollvm.move_binary_imm_8c20
 func.func @move_binary_imm_8c20(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.move_binary_imm_8c20"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.move_binary_imm_8c20"(%arg0, %arg1) { index = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
@@ -30498,28 +30498,28 @@ func.func @mul_high_ternary_to_i32_v1(%arg0: vector<32xi32>, %arg1: vector<128xi
 // CHECK-LABEL: func.func @dot_round_imm(
 // CHECK: autollvm.dot_round_imm
 func.func @dot_round_imm(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_imm"(%arg0, %arg1) { a1 = 1 : i32, width = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_round_imm"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_round_imm_v1(
 // CHECK: autollvm.dot_round_imm
 func.func @dot_round_imm_v1(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_imm"(%arg0, %arg1) { a1 = 1 : i32, width = 0 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_round_imm"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_round_imm(
 // CHECK: autollvm.dot_acc_round_imm
 func.func @dot_acc_round_imm(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, width = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_round_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, width = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_round_imm_v1(
 // CHECK: autollvm.dot_acc_round_imm
 func.func @dot_acc_round_imm_v1(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, width = 0 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_round_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, width = 0 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
@@ -30540,14 +30540,14 @@ func.func @dot_acc_round_su_ternary(%arg0: vector<64xi32>, %arg1: vector<128xi16
 // CHECK-LABEL: func.func @dot_acc_round_su_binary_imm(
 // CHECK: autollvm.dot_acc_round_su_binary_imm
 func.func @dot_acc_round_su_binary_imm(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_su_binary_imm"(%arg0, %arg1) { a1 = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_round_su_binary_imm"(%arg0, %arg1) { shift = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_round_su_ternary_imm(
 // CHECK: autollvm.dot_acc_round_su_ternary_imm
 func.func @dot_acc_round_su_ternary_imm(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_su_ternary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_round_su_ternary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
@@ -32080,28 +32080,28 @@ func.func @mul_high_var_index_su(%arg0: vector<128xi16>, %arg1: i32, %arg2: vect
 // CHECK-LABEL: func.func @mul_high_var_index_s_binary_to_i8(
 // CHECK: autollvm.mul_high_var_index_s_binary_to_i8
 func.func @mul_high_var_index_s_binary_to_i8(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_var_index_s_binary_to_i8"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.mul_high_var_index_s_binary_to_i8"(%arg0, %arg1) { shift = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @mul_high_var_index_s_ternary_imm_to_i8(
 // CHECK: autollvm.mul_high_var_index_s_ternary_imm_to_i8
 func.func @mul_high_var_index_s_ternary_imm_to_i8(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_var_index_s_ternary_imm_to_i8"(%arg0, %arg1, %arg2) { a1 = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.mul_high_var_index_s_ternary_imm_to_i8"(%arg0, %arg1, %arg2) { shift = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @mul_high_var_index_s_binary_to_i16(
 // CHECK: autollvm.mul_high_var_index_s_binary_to_i16
 func.func @mul_high_var_index_s_binary_to_i16(%arg0: vector<128xi8>, %arg1: vector<64xi16>) -> vector<128xi16> {
-  %0 = "autollvm.mul_high_var_index_s_binary_to_i16"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+  %0 = "autollvm.mul_high_var_index_s_binary_to_i16"(%arg0, %arg1) { shift = 1 : i32 } : (vector<128xi8>, vector<64xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @mul_high_var_index_s_ternary_imm_to_i16(
 // CHECK: autollvm.mul_high_var_index_s_ternary_imm_to_i16
 func.func @mul_high_var_index_s_ternary_imm_to_i16(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
-  %0 = "autollvm.mul_high_var_index_s_ternary_imm_to_i16"(%arg0, %arg1, %arg2) { a1 = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+  %0 = "autollvm.mul_high_var_index_s_ternary_imm_to_i16"(%arg0, %arg1, %arg2) { shift = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 

@@ -1470,98 +1470,98 @@ func.func @clz_or_cls_v23(%arg0: vector<4xi32>) -> vector<4xi32> {
 // CHECK-LABEL: func.func @shr_by_imm(
 // CHECK-NEXT: "hydride_arm.vext_s8"(%arg1, %arg0)
 func.func @shr_by_imm(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 2 : i32, shift_width = 3 : i32, shift_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v1(
 // CHECK-NEXT: "hydride_arm.vextq_s8"(%arg1, %arg0)
 func.func @shr_by_imm_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 3 : i32, shift_width = 4 : i32, shift_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v2(
 // CHECK-NEXT: "hydride_arm.vext_s16"(%arg1, %arg0)
 func.func @shr_by_imm_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 1 : i32, shift_width = 2 : i32, shift_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v3(
 // CHECK-NEXT: "hydride_arm.vextq_s16"(%arg1, %arg0)
 func.func @shr_by_imm_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 2 : i32, shift_width = 3 : i32, shift_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v4(
 // CHECK-NEXT: "hydride_arm.vext_s32"(%arg1, %arg0)
 func.func @shr_by_imm_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 0 : i32, shift_width = 1 : i32, shift_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v5(
 // CHECK-NEXT: "hydride_arm.vextq_s32"(%arg1, %arg0)
 func.func @shr_by_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, shift_width = 2 : i32, shift_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v6(
 // CHECK-NEXT: "hydride_arm.vextq_s64"(%arg1, %arg0)
 func.func @shr_by_imm_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, shift_width = 1 : i32, shift_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v7(
 // CHECK-NEXT: "hydride_arm.vext_s8"(%arg1, %arg0)
 func.func @shr_by_imm_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 2 : i32, shift_width = 3 : i32, shift_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v8(
 // CHECK-NEXT: "hydride_arm.vextq_s8"(%arg1, %arg0)
 func.func @shr_by_imm_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 3 : i32, shift_width = 4 : i32, shift_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v9(
 // CHECK-NEXT: "hydride_arm.vext_s16"(%arg1, %arg0)
 func.func @shr_by_imm_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 1 : i32, shift_width = 2 : i32, shift_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v10(
 // CHECK-NEXT: "hydride_arm.vextq_s16"(%arg1, %arg0)
 func.func @shr_by_imm_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 2 : i32, shift_width = 3 : i32, shift_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v11(
 // CHECK-NEXT: "hydride_arm.vext_s32"(%arg1, %arg0)
 func.func @shr_by_imm_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 0 : i32, shift_width = 1 : i32, shift_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v12(
 // CHECK-NEXT: "hydride_arm.vextq_s32"(%arg1, %arg0)
 func.func @shr_by_imm_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, shift_width = 2 : i32, shift_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v13(
 // CHECK-NEXT: "hydride_arm.vextq_s64"(%arg1, %arg0)
 func.func @shr_by_imm_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, shift_width = 1 : i32, shift_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -5684,1757 +5684,1757 @@ func.func @add_or_shift_sat_scalar_round_v13(%arg0: i64, %arg1: i64) -> i64 {
 // CHECK-LABEL: func.func @add_shr_by_imm_unary(
 // CHECK-NEXT: "hydride_arm.vshr_n_s8"(%arg0)
 func.func @add_shr_by_imm_unary(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v1(
 // CHECK-NEXT: "hydride_arm.vshrq_n_s8"(%arg0)
 func.func @add_shr_by_imm_unary_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v2(
 // CHECK-NEXT: "hydride_arm.vshr_n_s16"(%arg0)
 func.func @add_shr_by_imm_unary_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v3(
 // CHECK-NEXT: "hydride_arm.vshrq_n_s16"(%arg0)
 func.func @add_shr_by_imm_unary_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v4(
 // CHECK-NEXT: "hydride_arm.vshr_n_s32"(%arg0)
 func.func @add_shr_by_imm_unary_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v5(
 // CHECK-NEXT: "hydride_arm.vshrq_n_s32"(%arg0)
 func.func @add_shr_by_imm_unary_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v6(
 // CHECK-NEXT: "hydride_arm.vshrq_n_s64"(%arg0)
 func.func @add_shr_by_imm_unary_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v7(
 // CHECK-NEXT: "hydride_arm.vshr_n_u8"(%arg0)
 func.func @add_shr_by_imm_unary_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v8(
 // CHECK-NEXT: "hydride_arm.vshrq_n_u8"(%arg0)
 func.func @add_shr_by_imm_unary_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v9(
 // CHECK-NEXT: "hydride_arm.vshr_n_u16"(%arg0)
 func.func @add_shr_by_imm_unary_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v10(
 // CHECK-NEXT: "hydride_arm.vshrq_n_u16"(%arg0)
 func.func @add_shr_by_imm_unary_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v11(
 // CHECK-NEXT: "hydride_arm.vshr_n_u32"(%arg0)
 func.func @add_shr_by_imm_unary_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v12(
 // CHECK-NEXT: "hydride_arm.vshrq_n_u32"(%arg0)
 func.func @add_shr_by_imm_unary_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_v13(
 // CHECK-NEXT: "hydride_arm.vshrq_n_u64"(%arg0)
 func.func @add_shr_by_imm_unary_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_unary"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary(
 // CHECK-NEXT: "hydride_arm.vshr_n_s64"(%arg0)
 func.func @add_shr_by_imm_scalar_unary(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { shift = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_v1(
 // CHECK-NEXT: "hydride_arm.vshr_n_u64"(%arg0)
 func.func @add_shr_by_imm_scalar_unary_v1(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { shift = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_v2(
 // CHECK-NEXT: "hydride_arm.vshr_n_s64"(%arg0)
 func.func @add_shr_by_imm_scalar_unary_v2(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { shift = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_v3(
 // CHECK-NEXT: "hydride_arm.vshr_n_u64"(%arg0)
 func.func @add_shr_by_imm_scalar_unary_v3(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary"(%arg0) { shift = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u(
 // CHECK-NEXT: "hydride_arm.vshl_n_s8"(%arg0)
 func.func @shift_by_imm_u(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v1(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s8"(%arg0)
 func.func @shift_by_imm_u_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v2(
 // CHECK-NEXT: "hydride_arm.vshl_n_s16"(%arg0)
 func.func @shift_by_imm_u_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v3(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s16"(%arg0)
 func.func @shift_by_imm_u_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v4(
 // CHECK-NEXT: "hydride_arm.vshl_n_s32"(%arg0)
 func.func @shift_by_imm_u_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v5(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s32"(%arg0)
 func.func @shift_by_imm_u_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v6(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s64"(%arg0)
 func.func @shift_by_imm_u_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v7(
 // CHECK-NEXT: "hydride_arm.vshl_n_s8"(%arg0)
 func.func @shift_by_imm_u_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v8(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s8"(%arg0)
 func.func @shift_by_imm_u_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v9(
 // CHECK-NEXT: "hydride_arm.vshl_n_s16"(%arg0)
 func.func @shift_by_imm_u_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v10(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s16"(%arg0)
 func.func @shift_by_imm_u_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v11(
 // CHECK-NEXT: "hydride_arm.vshl_n_s32"(%arg0)
 func.func @shift_by_imm_u_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v12(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s32"(%arg0)
 func.func @shift_by_imm_u_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_v13(
 // CHECK-NEXT: "hydride_arm.vshlq_n_s64"(%arg0)
 func.func @shift_by_imm_u_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { shift = 1 : i32, bit = 127 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_scalar(
 // CHECK-NEXT: "hydride_arm.vshl_n_s64"(%arg0)
 func.func @shift_by_imm_u_scalar(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { a1 = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { shift = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vshl_n_s64"(%arg0)
 func.func @shift_by_imm_u_scalar_v1(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { a1 = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { shift = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vshl_n_s64"(%arg0)
 func.func @shift_by_imm_u_scalar_v2(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { a1 = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { shift = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_u_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vshl_n_s64"(%arg0)
 func.func @shift_by_imm_u_scalar_v3(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { a1 = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { shift = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s8"(%arg0)
 func.func @add_shr_by_imm_unary_round(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s8"(%arg0)
 func.func @add_shr_by_imm_unary_round_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s16"(%arg0)
 func.func @add_shr_by_imm_unary_round_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s16"(%arg0)
 func.func @add_shr_by_imm_unary_round_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v4(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s32"(%arg0)
 func.func @add_shr_by_imm_unary_round_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v5(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s32"(%arg0)
 func.func @add_shr_by_imm_unary_round_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v6(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_s64"(%arg0)
 func.func @add_shr_by_imm_unary_round_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 0 : i32, shift_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v7(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u8"(%arg0)
 func.func @add_shr_by_imm_unary_round_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v8(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u8"(%arg0)
 func.func @add_shr_by_imm_unary_round_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v9(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u16"(%arg0)
 func.func @add_shr_by_imm_unary_round_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v10(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u16"(%arg0)
 func.func @add_shr_by_imm_unary_round_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v11(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u32"(%arg0)
 func.func @add_shr_by_imm_unary_round_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v12(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u32"(%arg0)
 func.func @add_shr_by_imm_unary_round_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_unary_round_v13(
 // CHECK-NEXT: "hydride_arm.vrshrq_n_u64"(%arg0)
 func.func @add_shr_by_imm_unary_round_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_unary_round"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 1 : i32, shift_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s64"(%arg0)
 func.func @add_shr_by_imm_scalar_unary_round(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { shift = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u64"(%arg0)
 func.func @add_shr_by_imm_scalar_unary_round_v1(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { shift = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshr_n_s64"(%arg0)
 func.func @add_shr_by_imm_scalar_unary_round_v2(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { shift = 1 : i32, width = 0 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_unary_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshr_n_u64"(%arg0)
 func.func @add_shr_by_imm_scalar_unary_round_v3(%arg0: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_unary_round"(%arg0) { shift = 1 : i32, width = 1 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary(
 // CHECK-NEXT: "hydride_arm.vsra_n_s8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v1(
 // CHECK-NEXT: "hydride_arm.vsraq_n_s8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v2(
 // CHECK-NEXT: "hydride_arm.vsra_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v3(
 // CHECK-NEXT: "hydride_arm.vsraq_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v4(
 // CHECK-NEXT: "hydride_arm.vsra_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v5(
 // CHECK-NEXT: "hydride_arm.vsraq_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v6(
 // CHECK-NEXT: "hydride_arm.vsraq_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v7(
 // CHECK-NEXT: "hydride_arm.vsra_n_u8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v8(
 // CHECK-NEXT: "hydride_arm.vsraq_n_u8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v9(
 // CHECK-NEXT: "hydride_arm.vsra_n_u16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v10(
 // CHECK-NEXT: "hydride_arm.vsraq_n_u16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v11(
 // CHECK-NEXT: "hydride_arm.vsra_n_u32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v12(
 // CHECK-NEXT: "hydride_arm.vsraq_n_u32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_v13(
 // CHECK-NEXT: "hydride_arm.vsraq_n_u64"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_binary"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary(
 // CHECK-NEXT: "hydride_arm.vsra_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_scalar_binary(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_v1(
 // CHECK-NEXT: "hydride_arm.vsra_n_u64"(%arg0, %arg1)
 func.func @add_shr_by_imm_scalar_binary_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_v2(
 // CHECK-NEXT: "hydride_arm.vsra_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_scalar_binary_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_v3(
 // CHECK-NEXT: "hydride_arm.vsra_n_u64"(%arg0, %arg1)
 func.func @add_shr_by_imm_scalar_binary_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v1(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v2(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v3(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v4(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v5(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v6(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 0 : i32, shift_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v7(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 7 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v8(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u8"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 7 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v9(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 15 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v10(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u16"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 15 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v11(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, width = 31 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v12(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u32"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 31 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_binary_round_v13(
 // CHECK-NEXT: "hydride_arm.vrsraq_n_u64"(%arg0, %arg1)
 func.func @add_shr_by_imm_binary_round_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_shr_by_imm_binary_round"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, width = 63 : i32, width_2 = 1 : i32, shift_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_scalar_binary_round(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round_v1(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u64"(%arg0, %arg1)
 func.func @add_shr_by_imm_scalar_binary_round_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round_v2(
 // CHECK-NEXT: "hydride_arm.vrsra_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_scalar_binary_round_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_scalar_binary_round_v3(
 // CHECK-NEXT: "hydride_arm.vrsra_n_u64"(%arg0, %arg1)
 func.func @add_shr_by_imm_scalar_binary_round_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.add_shr_by_imm_scalar_binary_round"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm(
 // CHECK-NEXT: "hydride_arm.vqshl_n_s8"(%arg0)
 func.func @shift_sat_by_imm(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_s8"(%arg0)
 func.func @shift_sat_by_imm_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqshl_n_s16"(%arg0)
 func.func @shift_sat_by_imm_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_s16"(%arg0)
 func.func @shift_sat_by_imm_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqshl_n_s32"(%arg0)
 func.func @shift_sat_by_imm_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_s32"(%arg0)
 func.func @shift_sat_by_imm_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_s64"(%arg0)
 func.func @shift_sat_by_imm_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqshl_n_u8"(%arg0)
 func.func @shift_sat_by_imm_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v8(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_u8"(%arg0)
 func.func @shift_sat_by_imm_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v9(
 // CHECK-NEXT: "hydride_arm.vqshl_n_u16"(%arg0)
 func.func @shift_sat_by_imm_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v10(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_u16"(%arg0)
 func.func @shift_sat_by_imm_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v11(
 // CHECK-NEXT: "hydride_arm.vqshl_n_u32"(%arg0)
 func.func @shift_sat_by_imm_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v12(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_u32"(%arg0)
 func.func @shift_sat_by_imm_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v13(
 // CHECK-NEXT: "hydride_arm.vqshlq_n_u64"(%arg0)
 func.func @shift_sat_by_imm_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v14(
 // CHECK-NEXT: "hydride_arm.vqshlu_n_s8"(%arg0)
 func.func @shift_sat_by_imm_v14(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v15(
 // CHECK-NEXT: "hydride_arm.vqshluq_n_s8"(%arg0)
 func.func @shift_sat_by_imm_v15(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v16(
 // CHECK-NEXT: "hydride_arm.vqshlu_n_s16"(%arg0)
 func.func @shift_sat_by_imm_v16(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v17(
 // CHECK-NEXT: "hydride_arm.vqshluq_n_s16"(%arg0)
 func.func @shift_sat_by_imm_v17(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v18(
 // CHECK-NEXT: "hydride_arm.vqshlu_n_s32"(%arg0)
 func.func @shift_sat_by_imm_v18(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v19(
 // CHECK-NEXT: "hydride_arm.vqshluq_n_s32"(%arg0)
 func.func @shift_sat_by_imm_v19(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_v20(
 // CHECK-NEXT: "hydride_arm.vqshluq_n_s64"(%arg0)
 func.func @shift_sat_by_imm_v20(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar(
 // CHECK-NEXT: "hydride_arm.vqshl_n_s64"(%arg0)
 func.func @shift_sat_by_imm_scalar(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqshl_n_u64"(%arg0)
 func.func @shift_sat_by_imm_scalar_v1(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqshlb_n_s8"(%arg0)
 func.func @shift_sat_by_imm_scalar_v2(%arg0: i8) -> i8 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 7 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 3 : i32 } : (i8) -> i8
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 7 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 3 : i32 } : (i8) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vqshlh_n_s16"(%arg0)
 func.func @shift_sat_by_imm_scalar_v3(%arg0: i16) -> i16 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (i16) -> i16
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (i16) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v4(
 // CHECK-NEXT: "hydride_arm.vqshls_n_s32"(%arg0)
 func.func @shift_sat_by_imm_scalar_v4(%arg0: i32) -> i32 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (i32) -> i32
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (i32) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v5(
 // CHECK-NEXT: "hydride_arm.vqshl_n_s64"(%arg0)
 func.func @shift_sat_by_imm_scalar_v5(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v6(
 // CHECK-NEXT: "hydride_arm.vqshlb_n_u8"(%arg0)
 func.func @shift_sat_by_imm_scalar_v6(%arg0: i8) -> i8 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 7 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (i8) -> i8
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 7 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 3 : i32 } : (i8) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v7(
 // CHECK-NEXT: "hydride_arm.vqshlh_n_u16"(%arg0)
 func.func @shift_sat_by_imm_scalar_v7(%arg0: i16) -> i16 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (i16) -> i16
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (i16) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v8(
 // CHECK-NEXT: "hydride_arm.vqshls_n_u32"(%arg0)
 func.func @shift_sat_by_imm_scalar_v8(%arg0: i32) -> i32 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (i32) -> i32
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (i32) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v9(
 // CHECK-NEXT: "hydride_arm.vqshl_n_u64"(%arg0)
 func.func @shift_sat_by_imm_scalar_v9(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v10(
 // CHECK-NEXT: "hydride_arm.vqshlu_n_s64"(%arg0)
 func.func @shift_sat_by_imm_scalar_v10(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v11(
 // CHECK-NEXT: "hydride_arm.vqshlub_n_s8"(%arg0)
 func.func @shift_sat_by_imm_scalar_v11(%arg0: i8) -> i8 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 7 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (i8) -> i8
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 7 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 3 : i32 } : (i8) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v12(
 // CHECK-NEXT: "hydride_arm.vqshluh_n_s16"(%arg0)
 func.func @shift_sat_by_imm_scalar_v12(%arg0: i16) -> i16 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (i16) -> i16
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (i16) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v13(
 // CHECK-NEXT: "hydride_arm.vqshlus_n_s32"(%arg0)
 func.func @shift_sat_by_imm_scalar_v13(%arg0: i32) -> i32 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (i32) -> i32
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (i32) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v14(
 // CHECK-NEXT: "hydride_arm.vqshlu_n_s64"(%arg0)
 func.func @shift_sat_by_imm_scalar_v14(%arg0: i64) -> i64 {
-  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s16"(%arg0)
 func.func @add_shr_by_imm_u_narrow(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v1(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s32"(%arg0)
 func.func @add_shr_by_imm_u_narrow_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v2(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s64"(%arg0)
 func.func @add_shr_by_imm_u_narrow_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v3(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s16"(%arg0)
 func.func @add_shr_by_imm_u_narrow_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v4(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s32"(%arg0)
 func.func @add_shr_by_imm_u_narrow_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_v5(
 // CHECK-NEXT: "hydride_arm.vshrn_n_s64"(%arg0)
 func.func @add_shr_by_imm_u_narrow_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v1(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v2(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v3(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v4(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_v5(
 // CHECK-NEXT: "hydride_arm.vshrn_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow(
 // CHECK-NEXT: "hydride_arm.vqshrun_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_su_narrow(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { shift = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_v1(
 // CHECK-NEXT: "hydride_arm.vqshrun_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_su_narrow_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { shift = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_v2(
 // CHECK-NEXT: "hydride_arm.vqshrun_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_su_narrow_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { a1 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow"(%arg0) { shift = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar(
 // CHECK-NEXT: "hydride_arm.vqshrunh_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_su_scalar(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { shift = 1 : i32, bit = 15 : i32, shift_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqshruns_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_su_scalar_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { shift = 1 : i32, bit = 31 : i32, shift_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqshrund_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_su_scalar_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high(
 // CHECK-NEXT: "hydride_arm.vqshrun_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_su_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_v1(
 // CHECK-NEXT: "hydride_arm.vqshrun_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_su_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_v2(
 // CHECK-NEXT: "hydride_arm.vqshrun_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_su_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high"(%arg0, %arg1) { shift = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round(
 // CHECK-NEXT: "hydride_arm.vqrshrun_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_su_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { shift = 1 : i32, width = 7 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrun_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_su_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { shift = 1 : i32, width = 15 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrun_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_su_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_round"(%arg0) { shift = 1 : i32, width = 31 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round(
 // CHECK-NEXT: "hydride_arm.vqrshrunh_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_su_scalar_round(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { shift = 1 : i32, bit = 15 : i32, shift_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshruns_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_su_scalar_round_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { shift = 1 : i32, bit = 31 : i32, shift_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrund_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_su_scalar_round_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, shift_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round(
 // CHECK-NEXT: "hydride_arm.vqrshrun_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_su_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 7 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrun_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_su_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 15 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrun_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_su_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 31 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_narrow(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { shift = 1 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v1(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { shift = 1 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v2(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { shift = 1 : i32, width = 0 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v3(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_u16"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { shift = 1 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v4(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_u32"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { shift = 1 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_v5(
 // CHECK-NEXT: "hydride_arm.vqshrn_n_u64"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { a1 = 1 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow"(%arg0) { shift = 1 : i32, width = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar(
 // CHECK-NEXT: "hydride_arm.vqshrnh_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_scalar(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 0 : i32, shift_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqshrns_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 0 : i32, shift_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqshrnd_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vqshrnh_n_u16"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_v3(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 1 : i32, shift_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v4(
 // CHECK-NEXT: "hydride_arm.vqshrns_n_u32"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_v4(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 1 : i32, shift_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_v5(
 // CHECK-NEXT: "hydride_arm.vqshrnd_n_u64"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_v5(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_scalar"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v1(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v2(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v3(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_u16"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v4(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_u32"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_v5(
 // CHECK-NEXT: "hydride_arm.vqshrn_high_n_u64"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s16"(%arg0)
 func.func @add_shr_by_imm_u_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { shift = 1 : i32, width = 7 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s32"(%arg0)
 func.func @add_shr_by_imm_u_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { shift = 1 : i32, width = 15 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s64"(%arg0)
 func.func @add_shr_by_imm_u_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { shift = 1 : i32, width = 31 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s16"(%arg0)
 func.func @add_shr_by_imm_u_narrow_round_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { shift = 1 : i32, width = 7 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v4(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s32"(%arg0)
 func.func @add_shr_by_imm_u_narrow_round_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { shift = 1 : i32, width = 15 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_round_v5(
 // CHECK-NEXT: "hydride_arm.vrshrn_n_s64"(%arg0)
 func.func @add_shr_by_imm_u_narrow_round_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_round"(%arg0) { shift = 1 : i32, width = 31 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 7 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v1(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 15 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v2(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 31 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v3(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_round_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 7 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_round_v4(
 // CHECK-NEXT: "hydride_arm.vrshrn_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_by_imm_u_narrow_high_round_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 15 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_round(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { shift = 1 : i32, width = 7 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_round_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { shift = 1 : i32, width = 15 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_round_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { shift = 1 : i32, width = 31 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v3(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_u16"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_round_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { shift = 1 : i32, width = 7 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v4(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_u32"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_round_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 15 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { shift = 1 : i32, width = 15 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_round_v5(
 // CHECK-NEXT: "hydride_arm.vqrshrn_n_u64"(%arg0)
 func.func @add_shr_sat_by_imm_narrow_round_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { a1 = 1 : i32, width = 31 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_round"(%arg0) { shift = 1 : i32, width = 31 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round(
 // CHECK-NEXT: "hydride_arm.vqrshrnh_n_s16"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_round(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 0 : i32, shift_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrns_n_s32"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_round_v1(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 0 : i32, shift_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrnd_n_s64"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_round_v2(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v3(
 // CHECK-NEXT: "hydride_arm.vqrshrnh_n_u16"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_round_v3(%arg0: i16) -> i8 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { shift = 1 : i32, bit = 15 : i32, width = 1 : i32, shift_width = 4 : i32 } : (i16) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v4(
 // CHECK-NEXT: "hydride_arm.vqrshrns_n_u32"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_round_v4(%arg0: i32) -> i16 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { shift = 1 : i32, bit = 31 : i32, width = 1 : i32, shift_width = 5 : i32 } : (i32) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_round_v5(
 // CHECK-NEXT: "hydride_arm.vqrshrnd_n_u64"(%arg0)
 func.func @add_shr_sat_by_imm_scalar_round_v5(%arg0: i64) -> i32 {
-  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_round"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 6 : i32 } : (i64) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_s16"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_round(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 7 : i32, width_2 = 0 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v1(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_s32"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_round_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 15 : i32, width_2 = 0 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v2(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_s64"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_round_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 31 : i32, width_2 = 0 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v3(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_u16"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_round_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 7 : i32, width_2 = 1 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v4(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_u32"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_round_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 15 : i32, width_2 = 1 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_round_v5(
 // CHECK-NEXT: "hydride_arm.vqrshrn_high_n_u64"(%arg0, %arg1)
 func.func @add_shr_sat_by_imm_narrow_high_round_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_round"(%arg0, %arg1) { shift = 1 : i32, width = 31 : i32, width_2 = 1 : i32, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen(
 // CHECK-NEXT: "hydride_arm.vshll_n_s8"(%arg0)
 func.func @shift_by_imm_widen(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v1(
 // CHECK-NEXT: "hydride_arm.vshll_n_s16"(%arg0)
 func.func @shift_by_imm_widen_v1(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v2(
 // CHECK-NEXT: "hydride_arm.vshll_n_s32"(%arg0)
 func.func @shift_by_imm_widen_v2(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v3(
 // CHECK-NEXT: "hydride_arm.vshll_n_u8"(%arg0)
 func.func @shift_by_imm_widen_v3(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v4(
 // CHECK-NEXT: "hydride_arm.vshll_n_u16"(%arg0)
 func.func @shift_by_imm_widen_v4(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v5(
 // CHECK-NEXT: "hydride_arm.vshll_n_u32"(%arg0)
 func.func @shift_by_imm_widen_v5(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 63 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v6(
 // CHECK-NEXT: "hydride_arm.vshll_high_n_s8"(%arg0)
 func.func @shift_by_imm_widen_v6(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v7(
 // CHECK-NEXT: "hydride_arm.vshll_high_n_s16"(%arg0)
 func.func @shift_by_imm_widen_v7(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v8(
 // CHECK-NEXT: "hydride_arm.vshll_high_n_s32"(%arg0)
 func.func @shift_by_imm_widen_v8(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 0 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v9(
 // CHECK-NEXT: "hydride_arm.vshll_high_n_u8"(%arg0)
 func.func @shift_by_imm_widen_v9(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v10(
 // CHECK-NEXT: "hydride_arm.vshll_high_n_u16"(%arg0)
 func.func @shift_by_imm_widen_v10(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shift_by_imm_widen_v11(
 // CHECK-NEXT: "hydride_arm.vshll_high_n_u32"(%arg0)
 func.func @shift_by_imm_widen_v11(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { shift = 1 : i32, bit = 127 : i32, width = 1 : i32, shift_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u(
 // CHECK-NEXT: "hydride_arm.vsri_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 255 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v1(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 255 : i32, shift_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v2(
 // CHECK-NEXT: "hydride_arm.vsri_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 65535 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v3(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 65535 : i32, shift_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v4(
 // CHECK-NEXT: "hydride_arm.vsri_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v5(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, shift_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v6(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, shift_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v7(
 // CHECK-NEXT: "hydride_arm.vsri_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 255 : i32, shift_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v8(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 255 : i32, shift_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v9(
 // CHECK-NEXT: "hydride_arm.vsri_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 65535 : i32, shift_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v10(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 65535 : i32, shift_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v11(
 // CHECK-NEXT: "hydride_arm.vsri_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, shift_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v12(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, shift_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v13(
 // CHECK-NEXT: "hydride_arm.vsriq_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, shift_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_scalar(
 // CHECK-NEXT: "hydride_arm.vsri_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_scalar(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vsri_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_scalar_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vsri_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_scalar_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vsri_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shr_by_imm_u_scalar_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u(
 // CHECK-NEXT: "hydride_arm.vsli_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a2_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 255 : i32, shift_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v1(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a2_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 255 : i32, shift_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v2(
 // CHECK-NEXT: "hydride_arm.vsli_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a2_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 65535 : i32, shift_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v3(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a2_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 65535 : i32, shift_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v4(
 // CHECK-NEXT: "hydride_arm.vsli_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a2_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, shift_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v5(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a2_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, shift_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v6(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a2_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, shift_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v7(
 // CHECK-NEXT: "hydride_arm.vsli_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a2_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 255 : i32, shift_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v8(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s8"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a2_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 255 : i32, shift_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v9(
 // CHECK-NEXT: "hydride_arm.vsli_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a2_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 65535 : i32, shift_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v10(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s16"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a2_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 65535 : i32, shift_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v11(
 // CHECK-NEXT: "hydride_arm.vsli_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a2_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, shift_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v12(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s32"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a2_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, shift_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v13(
 // CHECK-NEXT: "hydride_arm.vsliq_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a2_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, shift_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_scalar(
 // CHECK-NEXT: "hydride_arm.vsli_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_scalar(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vsli_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_scalar_v1(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vsli_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_scalar_v2(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vsli_n_s64"(%arg0, %arg1)
 func.func @and_or_not_shift_by_imm_u_scalar_v3(%arg0: i64, %arg1: i64) -> i64 {
-  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { shift = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
 }
 
@@ -7672,616 +7672,616 @@ func.func @pack_sat_u_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vec
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm(
 // CHECK-NEXT: "hydride_arm.vmla_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v1(
 // CHECK-NEXT: "hydride_arm.vmlaq_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v2(
 // CHECK-NEXT: "hydride_arm.vmla_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v3(
 // CHECK-NEXT: "hydride_arm.vmlaq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v4(
 // CHECK-NEXT: "hydride_arm.vmla_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v5(
 // CHECK-NEXT: "hydride_arm.vmlaq_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v6(
 // CHECK-NEXT: "hydride_arm.vmla_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v7(
 // CHECK-NEXT: "hydride_arm.vmlaq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v8(
 // CHECK-NEXT: "hydride_arm.vmla_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v9(
 // CHECK-NEXT: "hydride_arm.vmlaq_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v10(
 // CHECK-NEXT: "hydride_arm.vmla_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v11(
 // CHECK-NEXT: "hydride_arm.vmlaq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v12(
 // CHECK-NEXT: "hydride_arm.vmla_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v13(
 // CHECK-NEXT: "hydride_arm.vmlaq_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v14(
 // CHECK-NEXT: "hydride_arm.vmla_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v15(
 // CHECK-NEXT: "hydride_arm.vmlaq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v16(
 // CHECK-NEXT: "hydride_arm.vmls_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v17(
 // CHECK-NEXT: "hydride_arm.vmlsq_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v18(
 // CHECK-NEXT: "hydride_arm.vmls_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v19(
 // CHECK-NEXT: "hydride_arm.vmlsq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v20(
 // CHECK-NEXT: "hydride_arm.vmls_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v21(
 // CHECK-NEXT: "hydride_arm.vmlsq_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v22(
 // CHECK-NEXT: "hydride_arm.vmls_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v23(
 // CHECK-NEXT: "hydride_arm.vmlsq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v24(
 // CHECK-NEXT: "hydride_arm.vmls_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v24(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v25(
 // CHECK-NEXT: "hydride_arm.vmlsq_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v26(
 // CHECK-NEXT: "hydride_arm.vmls_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v26(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v27(
 // CHECK-NEXT: "hydride_arm.vmlsq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v27(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v28(
 // CHECK-NEXT: "hydride_arm.vmls_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v28(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v29(
 // CHECK-NEXT: "hydride_arm.vmlsq_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v29(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v30(
 // CHECK-NEXT: "hydride_arm.vmls_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v30(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_u_imm_v31(
 // CHECK-NEXT: "hydride_arm.vmlsq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_u_imm_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_u_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm(
 // CHECK-NEXT: "hydride_arm.vmlal_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vmlal_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vmlal_lane_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v2(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vmlal_lane_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v3(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vmlal_high_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v4(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vmlal_high_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v5(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vmlal_high_lane_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vmlal_high_lane_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v8(
 // CHECK-NEXT: "hydride_arm.vmlal_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v9(
 // CHECK-NEXT: "hydride_arm.vmlal_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v10(
 // CHECK-NEXT: "hydride_arm.vmlal_laneq_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v10(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v11(
 // CHECK-NEXT: "hydride_arm.vmlal_laneq_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v11(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v12(
 // CHECK-NEXT: "hydride_arm.vmlal_high_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v12(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v13(
 // CHECK-NEXT: "hydride_arm.vmlal_high_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v13(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v14(
 // CHECK-NEXT: "hydride_arm.vmlal_high_laneq_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v15(
 // CHECK-NEXT: "hydride_arm.vmlal_high_laneq_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v16(
 // CHECK-NEXT: "hydride_arm.vmlsl_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v17(
 // CHECK-NEXT: "hydride_arm.vmlsl_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v18(
 // CHECK-NEXT: "hydride_arm.vmlsl_lane_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v18(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v19(
 // CHECK-NEXT: "hydride_arm.vmlsl_lane_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v19(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v20(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_lane_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v20(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v21(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v21(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v22(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_lane_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v23(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_lane_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v24(
 // CHECK-NEXT: "hydride_arm.vmlsl_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v24(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v25(
 // CHECK-NEXT: "hydride_arm.vmlsl_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v25(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v26(
 // CHECK-NEXT: "hydride_arm.vmlsl_laneq_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v26(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v27(
 // CHECK-NEXT: "hydride_arm.vmlsl_laneq_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v27(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v28(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v28(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v29(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v29(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v30(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_laneq_u16"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v30(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_sub_or_mul_widen_imm_v31(
 // CHECK-NEXT: "hydride_arm.vmlsl_high_laneq_u32"(%arg0, %arg1, %arg2)
 func.func @add_or_sub_or_mul_widen_imm_v31(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.add_or_sub_or_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm(
 // CHECK-NEXT: "hydride_arm.vqdmlal_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqdmlal_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqdmlal_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqdmlal_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqdmlal_high_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v8(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v9(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v10(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v10(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v11(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v11(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v12(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v12(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v13(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v13(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v14(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_imm_v15(
 // CHECK-NEXT: "hydride_arm.vqdmlsl_high_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_imm_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.dot_acc_sat_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar(
 // CHECK-NEXT: "hydride_arm.vqdmlalh_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar(%arg0: i32, %arg1: i16, %arg2: vector<4xi16>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32, index_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqdmlals_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v1(%arg0: i64, %arg1: i32, %arg2: vector<2xi32>) -> i64 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqdmlalh_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v2(%arg0: i32, %arg1: i16, %arg2: vector<8xi16>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32, index_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vqdmlals_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v3(%arg0: i64, %arg1: i32, %arg2: vector<4xi32>) -> i64 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v4(
 // CHECK-NEXT: "hydride_arm.vqdmlslh_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v4(%arg0: i32, %arg1: i16, %arg2: vector<4xi16>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 1 : i32, index_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v5(
 // CHECK-NEXT: "hydride_arm.vqdmlsls_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v5(%arg0: i64, %arg1: i32, %arg2: vector<2xi32>) -> i64 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v6(
 // CHECK-NEXT: "hydride_arm.vqdmlslh_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v6(%arg0: i32, %arg1: i16, %arg2: vector<8xi16>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 1 : i32, index_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v7(
 // CHECK-NEXT: "hydride_arm.vqdmlsls_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_widen_scalar_v7(%arg0: i64, %arg1: i32, %arg2: vector<4xi32>) -> i64 {
-  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
   return %0 : i64
 }
 
@@ -8344,112 +8344,112 @@ func.func @mul_u_by_element_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> ve
 // CHECK-LABEL: func.func @mul_u_imm(
 // CHECK-NEXT: "hydride_arm.vmul_lane_s16"(%arg0, %arg1)
 func.func @mul_u_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v1(
 // CHECK-NEXT: "hydride_arm.vmulq_lane_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v1(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v2(
 // CHECK-NEXT: "hydride_arm.vmul_lane_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v3(
 // CHECK-NEXT: "hydride_arm.vmulq_lane_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v4(
 // CHECK-NEXT: "hydride_arm.vmul_lane_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v5(
 // CHECK-NEXT: "hydride_arm.vmulq_lane_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v5(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v6(
 // CHECK-NEXT: "hydride_arm.vmul_lane_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v7(
 // CHECK-NEXT: "hydride_arm.vmulq_lane_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v7(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v8(
 // CHECK-NEXT: "hydride_arm.vmul_laneq_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v8(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v9(
 // CHECK-NEXT: "hydride_arm.vmulq_laneq_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v10(
 // CHECK-NEXT: "hydride_arm.vmul_laneq_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v10(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v11(
 // CHECK-NEXT: "hydride_arm.vmulq_laneq_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v12(
 // CHECK-NEXT: "hydride_arm.vmul_laneq_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v12(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v13(
 // CHECK-NEXT: "hydride_arm.vmulq_laneq_s16"(%arg0, %arg1)
 func.func @mul_u_imm_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v14(
 // CHECK-NEXT: "hydride_arm.vmul_laneq_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v14(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_imm_v15(
 // CHECK-NEXT: "hydride_arm.vmulq_laneq_s32"(%arg0, %arg1)
 func.func @mul_u_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.mul_u_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -8512,112 +8512,112 @@ func.func @mul_widen_by_element_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -
 // CHECK-LABEL: func.func @mul_widen_imm(
 // CHECK-NEXT: "hydride_arm.vmull_lane_s16"(%arg0, %arg1)
 func.func @mul_widen_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vmull_lane_s32"(%arg0, %arg1)
 func.func @mul_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 0 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vmull_lane_u16"(%arg0, %arg1)
 func.func @mul_widen_imm_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vmull_lane_u32"(%arg0, %arg1)
 func.func @mul_widen_imm_v3(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, width = 1 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vmull_high_lane_s16"(%arg0, %arg1)
 func.func @mul_widen_imm_v4(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vmull_high_lane_s32"(%arg0, %arg1)
 func.func @mul_widen_imm_v5(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 0 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vmull_high_lane_u16"(%arg0, %arg1)
 func.func @mul_widen_imm_v6(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vmull_high_lane_u32"(%arg0, %arg1)
 func.func @mul_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, width = 1 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v8(
 // CHECK-NEXT: "hydride_arm.vmull_laneq_s16"(%arg0, %arg1)
 func.func @mul_widen_imm_v8(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v9(
 // CHECK-NEXT: "hydride_arm.vmull_laneq_s32"(%arg0, %arg1)
 func.func @mul_widen_imm_v9(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 0 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v10(
 // CHECK-NEXT: "hydride_arm.vmull_laneq_u16"(%arg0, %arg1)
 func.func @mul_widen_imm_v10(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v11(
 // CHECK-NEXT: "hydride_arm.vmull_laneq_u32"(%arg0, %arg1)
 func.func @mul_widen_imm_v11(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, width = 1 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v12(
 // CHECK-NEXT: "hydride_arm.vmull_high_laneq_s16"(%arg0, %arg1)
 func.func @mul_widen_imm_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v13(
 // CHECK-NEXT: "hydride_arm.vmull_high_laneq_s32"(%arg0, %arg1)
 func.func @mul_widen_imm_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v14(
 // CHECK-NEXT: "hydride_arm.vmull_high_laneq_u16"(%arg0, %arg1)
 func.func @mul_widen_imm_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_widen_imm_v15(
 // CHECK-NEXT: "hydride_arm.vmull_high_laneq_u32"(%arg0, %arg1)
 func.func @mul_widen_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, width = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -8652,84 +8652,84 @@ func.func @mul_sat_s_widen_by_element_v3(%arg0: vector<4xi32>, %arg1: vector<1xi
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm(
 // CHECK-NEXT: "hydride_arm.vqdmull_lane_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqdmull_lane_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_lane_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v2(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_lane_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqdmull_laneq_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v4(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqdmull_laneq_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v5(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_laneq_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqdmull_high_laneq_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_sat_s_widen_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_scalar(
 // CHECK-NEXT: "hydride_arm.vqdmullh_lane_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_scalar(%arg0: i16, %arg1: vector<4xi16>) -> i32 {
-  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i32
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (i16, vector<4xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_scalar_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulls_lane_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_scalar_v1(%arg0: i32, %arg1: vector<2xi32>) -> i64 {
-  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i64
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (i32, vector<2xi32>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_scalar_v2(
 // CHECK-NEXT: "hydride_arm.vqdmullh_laneq_s16"(%arg0, %arg1)
 func.func @mul_sat_s_widen_scalar_v2(%arg0: i16, %arg1: vector<8xi16>) -> i32 {
-  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i32
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (i16, vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @mul_sat_s_widen_scalar_v3(
 // CHECK-NEXT: "hydride_arm.vqdmulls_laneq_s32"(%arg0, %arg1)
 func.func @mul_sat_s_widen_scalar_v3(%arg0: i32, %arg1: vector<4xi32>) -> i64 {
-  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i64
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (i32, vector<4xi32>) -> i64
   return %0 : i64
 }
 
@@ -8792,168 +8792,168 @@ func.func @dot_acc_sat_s_binary_by_element_v7(%arg0: vector<4xi32>, %arg1: vecto
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm(
 // CHECK-NEXT: "hydride_arm.vqdmulh_lane_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_lane_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v1(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqdmulh_lane_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_lane_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqdmulh_laneq_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v4(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_laneq_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqdmulh_laneq_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v6(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqdmulhq_laneq_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v8(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_lane_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 32768 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v9(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_lane_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v9(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 32768 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v10(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_lane_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v11(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_lane_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v11(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, index_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v12(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_laneq_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v12(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 32768 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v13(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_laneq_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 32768 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v14(
 // CHECK-NEXT: "hydride_arm.vqrdmulh_laneq_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v14(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, index_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_binary_imm_v15(
 // CHECK-NEXT: "hydride_arm.vqrdmulhq_laneq_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_binary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_binary_imm"(%arg0, %arg1) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary(
 // CHECK-NEXT: "hydride_arm.vqdmulhh_lane_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_scalar_binary(%arg0: i16, %arg1: vector<4xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v1(
 // CHECK-NEXT: "hydride_arm.vqdmulhs_lane_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_scalar_binary_v1(%arg0: i32, %arg1: vector<2xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v2(
 // CHECK-NEXT: "hydride_arm.vqdmulhh_laneq_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_scalar_binary_v2(%arg0: i16, %arg1: vector<8xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v3(
 // CHECK-NEXT: "hydride_arm.vqdmulhs_laneq_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_scalar_binary_v3(%arg0: i32, %arg1: vector<4xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmulhh_lane_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_scalar_binary_v4(%arg0: i16, %arg1: vector<4xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 32768 : i32, index_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmulhs_lane_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_scalar_binary_v5(%arg0: i32, %arg1: vector<2xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, index_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmulhh_laneq_s16"(%arg0, %arg1)
 func.func @dot_acc_sat_s_scalar_binary_v6(%arg0: i16, %arg1: vector<8xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 32768 : i32, index_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_binary_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmulhs_laneq_s32"(%arg0, %arg1)
 func.func @dot_acc_sat_s_scalar_binary_v7(%arg0: i32, %arg1: vector<4xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_binary"(%arg0, %arg1) { index = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, index_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
   return %0 : i32
 }
 
@@ -9891,336 +9891,336 @@ func.func @extend_u_unary_to_i8_v3(%arg0: vector<16xi8>) -> vector<16xi8> {
 // CHECK-LABEL: func.func @extend_u_unary_imm(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s8"(%arg0)
 func.func @extend_u_unary_imm(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v1(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s8"(%arg0)
 func.func @extend_u_unary_imm_v1(%arg0: vector<8xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v2(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s16"(%arg0)
 func.func @extend_u_unary_imm_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v3(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s16"(%arg0)
 func.func @extend_u_unary_imm_v3(%arg0: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v4(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s32"(%arg0)
 func.func @extend_u_unary_imm_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v5(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s32"(%arg0)
 func.func @extend_u_unary_imm_v5(%arg0: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v6(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s8"(%arg0)
 func.func @extend_u_unary_imm_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v7(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s8"(%arg0)
 func.func @extend_u_unary_imm_v7(%arg0: vector<8xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v8(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s16"(%arg0)
 func.func @extend_u_unary_imm_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v9(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s16"(%arg0)
 func.func @extend_u_unary_imm_v9(%arg0: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v10(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s32"(%arg0)
 func.func @extend_u_unary_imm_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v11(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s32"(%arg0)
 func.func @extend_u_unary_imm_v11(%arg0: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v12(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s8"(%arg0)
 func.func @extend_u_unary_imm_v12(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v13(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s8"(%arg0)
 func.func @extend_u_unary_imm_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v14(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s16"(%arg0)
 func.func @extend_u_unary_imm_v14(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v15(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s16"(%arg0)
 func.func @extend_u_unary_imm_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v16(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s32"(%arg0)
 func.func @extend_u_unary_imm_v16(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v17(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s32"(%arg0)
 func.func @extend_u_unary_imm_v17(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v18(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s64"(%arg0)
 func.func @extend_u_unary_imm_v18(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v19(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s8"(%arg0)
 func.func @extend_u_unary_imm_v19(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v20(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s8"(%arg0)
 func.func @extend_u_unary_imm_v20(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v21(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s16"(%arg0)
 func.func @extend_u_unary_imm_v21(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v22(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s16"(%arg0)
 func.func @extend_u_unary_imm_v22(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v23(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s32"(%arg0)
 func.func @extend_u_unary_imm_v23(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v24(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s32"(%arg0)
 func.func @extend_u_unary_imm_v24(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_v25(
 // CHECK-NEXT: "hydride_arm.vdupq_laneq_s64"(%arg0)
 func.func @extend_u_unary_imm_v25(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_unary_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.extend_u_unary_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_to_i64(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s64"(%arg0)
 func.func @extend_u_scalar_imm_to_i64(%arg0: vector<1xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { imm = 0 : i32 } : (vector<1xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_to_i64_v1(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s64"(%arg0)
 func.func @extend_u_scalar_imm_to_i64_v1(%arg0: vector<1xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { imm = 0 : i32 } : (vector<1xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_to_i64_v2(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s64"(%arg0)
 func.func @extend_u_scalar_imm_to_i64_v2(%arg0: vector<1xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { imm = 0 : i32 } : (vector<1xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_to_i64_v3(
 // CHECK-NEXT: "hydride_arm.vdup_lane_s64"(%arg0)
 func.func @extend_u_scalar_imm_to_i64_v3(%arg0: vector<1xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm_to_i64"(%arg0) { imm = 0 : i32 } : (vector<1xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_to_i64(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s64"(%arg0)
 func.func @extend_u_unary_imm_to_i64(%arg0: vector<1xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_unary_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
+  %0 = "autollvm.extend_u_unary_imm_to_i64"(%arg0) { imm = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_u_unary_imm_to_i64_v1(
 // CHECK-NEXT: "hydride_arm.vdupq_lane_s64"(%arg0)
 func.func @extend_u_unary_imm_to_i64_v1(%arg0: vector<1xi64>) -> vector<2xi64> {
-  %0 = "autollvm.extend_u_unary_imm_to_i64"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
+  %0 = "autollvm.extend_u_unary_imm_to_i64"(%arg0) { imm = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
 func.func @extend_u_scalar_imm(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v1(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
 func.func @extend_u_scalar_imm_v1(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v2(
 // CHECK-NEXT: "hydride_arm.vdupb_lane_s8"(%arg0)
 func.func @extend_u_scalar_imm_v2(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 3 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v3(
 // CHECK-NEXT: "hydride_arm.vduph_lane_s16"(%arg0)
 func.func @extend_u_scalar_imm_v3(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v4(
 // CHECK-NEXT: "hydride_arm.vdups_lane_s32"(%arg0)
 func.func @extend_u_scalar_imm_v4(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v5(
 // CHECK-NEXT: "hydride_arm.vdupb_lane_s8"(%arg0)
 func.func @extend_u_scalar_imm_v5(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 3 : i32 } : (vector<8xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v6(
 // CHECK-NEXT: "hydride_arm.vduph_lane_s16"(%arg0)
 func.func @extend_u_scalar_imm_v6(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 2 : i32 } : (vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v7(
 // CHECK-NEXT: "hydride_arm.vdups_lane_s32"(%arg0)
 func.func @extend_u_scalar_imm_v7(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 63 : i32, index_width = 1 : i32 } : (vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v8(
 // CHECK-NEXT: "hydride_arm.vdupb_laneq_s8"(%arg0)
 func.func @extend_u_scalar_imm_v8(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 4 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v9(
 // CHECK-NEXT: "hydride_arm.vduph_laneq_s16"(%arg0)
 func.func @extend_u_scalar_imm_v9(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v10(
 // CHECK-NEXT: "hydride_arm.vdups_laneq_s32"(%arg0)
 func.func @extend_u_scalar_imm_v10(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v11(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
 func.func @extend_u_scalar_imm_v11(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v12(
 // CHECK-NEXT: "hydride_arm.vdupb_laneq_s8"(%arg0)
 func.func @extend_u_scalar_imm_v12(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 4 : i32 } : (vector<16xi8>) -> i8
   return %0 : i8
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v13(
 // CHECK-NEXT: "hydride_arm.vduph_laneq_s16"(%arg0)
 func.func @extend_u_scalar_imm_v13(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 3 : i32 } : (vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v14(
 // CHECK-NEXT: "hydride_arm.vdups_laneq_s32"(%arg0)
 func.func @extend_u_scalar_imm_v14(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 2 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_imm_v15(
 // CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
 func.func @extend_u_scalar_imm_v15(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.extend_u_scalar_imm"(%arg0) { index = 1 : i32, bit = 127 : i32, index_width = 1 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
@@ -10955,14 +10955,14 @@ func.func @min_max_or_shl_scalar_v3(%arg0: vector<2xi32>) -> i32 {
 // CHECK-LABEL: func.func @or_shl_imm(
 // CHECK-NEXT: "hydride_arm.vext_s64"(%arg1, %arg0)
 func.func @or_shl_imm(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
-  %0 = "autollvm.or_shl_imm"(%arg0, %arg1) { a2 = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
+  %0 = "autollvm.or_shl_imm"(%arg0, %arg1) { imm = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @or_shl_imm_v1(
 // CHECK-NEXT: "hydride_arm.vext_s64"(%arg1, %arg0)
 func.func @or_shl_imm_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
-  %0 = "autollvm.or_shl_imm"(%arg0, %arg1) { a2 = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
+  %0 = "autollvm.or_shl_imm"(%arg0, %arg1) { imm = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
   return %0 : i64
 }
 
@@ -11851,112 +11851,112 @@ func.func @dot_acc_sat_s_ternary_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v1(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v2(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v3(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, index_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmlah_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, index_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmlahq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v8(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, index_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v9(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, index_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v10(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v10(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, index_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v11(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, index_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v12(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v12(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, index_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v13(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, index_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v14(
 // CHECK-NEXT: "hydride_arm.vqrdmlsh_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, index_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_ternary_imm_v15(
 // CHECK-NEXT: "hydride_arm.vqrdmlshq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_ternary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_sat_s_ternary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, index_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -11991,56 +11991,56 @@ func.func @dot_sat_s_scalar_ternary_4way_v3(%arg0: i32, %arg1: i32, %arg2: i32) 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary(
 // CHECK-NEXT: "hydride_arm.vqrdmlahh_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_scalar_ternary(%arg0: i16, %arg1: i16, %arg2: vector<4xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, index_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v1(
 // CHECK-NEXT: "hydride_arm.vqrdmlahh_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_scalar_ternary_v1(%arg0: i16, %arg1: i16, %arg2: vector<8xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, index_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v2(
 // CHECK-NEXT: "hydride_arm.vqrdmlahs_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_scalar_ternary_v2(%arg0: i32, %arg1: i32, %arg2: vector<2xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, index_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v3(
 // CHECK-NEXT: "hydride_arm.vqrdmlahs_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_scalar_ternary_v3(%arg0: i32, %arg1: i32, %arg2: vector<4xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, index_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v4(
 // CHECK-NEXT: "hydride_arm.vqrdmlshh_lane_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_scalar_ternary_v4(%arg0: i16, %arg1: i16, %arg2: vector<4xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, index_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v5(
 // CHECK-NEXT: "hydride_arm.vqrdmlshh_laneq_s16"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_scalar_ternary_v5(%arg0: i16, %arg1: i16, %arg2: vector<8xi16>) -> i16 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, index_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
   return %0 : i16
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v6(
 // CHECK-NEXT: "hydride_arm.vqrdmlshs_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_scalar_ternary_v6(%arg0: i32, %arg1: i32, %arg2: vector<2xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, index_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_s_scalar_ternary_v7(
 // CHECK-NEXT: "hydride_arm.vqrdmlshs_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_sat_s_scalar_ternary_v7(%arg0: i32, %arg1: i32, %arg2: vector<4xi32>) -> i32 {
-  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
+  %0 = "autollvm.dot_acc_sat_s_scalar_ternary"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, index_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
   return %0 : i32
 }
 
@@ -12075,56 +12075,56 @@ func.func @dot_acc_s_widen_x4_v3(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %ar
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm(
 // CHECK-NEXT: "hydride_arm.vdot_lane_u32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vdot_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vdotq_laneq_u32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vdotq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v3(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vdot_laneq_u32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v4(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, constant = 0 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vdot_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v5(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, constant = 1 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vdotq_lane_u32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, constant = 0 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vdotq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @dot_acc_s_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, constant = 1 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -12194,7 +12194,7 @@ func.func @funnel_shift(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2x
 // CHECK-LABEL: func.func @funnel_shift_imm(
 // CHECK-NEXT: "hydride_arm.vxarq_u64"(%arg1, %arg0)
 func.func @funnel_shift_imm(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_imm"(%arg0, %arg1) { a2 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.funnel_shift_imm"(%arg0, %arg1) { shift = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -12278,56 +12278,56 @@ func.func @add_mul_widen_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: v
 // CHECK-LABEL: func.func @add_mul_widen_imm(
 // CHECK-NEXT: "hydride_arm.vusdot_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v1(
 // CHECK-NEXT: "hydride_arm.vsudot_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, index_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v2(
 // CHECK-NEXT: "hydride_arm.vusdot_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v2(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v3(
 // CHECK-NEXT: "hydride_arm.vsudot_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v3(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, index_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v4(
 // CHECK-NEXT: "hydride_arm.vusdotq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v4(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v5(
 // CHECK-NEXT: "hydride_arm.vsudotq_lane_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v5(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, index_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v6(
 // CHECK-NEXT: "hydride_arm.vusdotq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v6(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, width = 1 : i32, width_2 = 0 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_mul_widen_imm_v7(
 // CHECK-NEXT: "hydride_arm.vsudotq_laneq_s32"(%arg0, %arg1, %arg2)
 func.func @add_mul_widen_imm_v7(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  %0 = "autollvm.add_mul_widen_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, bit = 127 : i32, width = 0 : i32, width_2 = 1 : i32, index_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 

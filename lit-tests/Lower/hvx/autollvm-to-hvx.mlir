@@ -595,14 +595,14 @@ func.func @move_ternary_ef2c(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<12
 // CHECK-LABEL: func.func @move_binary_imm_ca12(
 // CHECK-NEXT: "hydride_hvx.v6_valignbi"(%arg0, %arg1)
 func.func @move_binary_imm_ca12(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.move_binary_imm_ca12"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.move_binary_imm_ca12"(%arg0, %arg1) { index = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @move_binary_imm_8c20(
 // CHECK-NEXT: "hydride_hvx.v6_vlalignbi"(%arg0, %arg1)
 func.func @move_binary_imm_8c20(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.move_binary_imm_8c20"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.move_binary_imm_8c20"(%arg0, %arg1) { index = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
@@ -917,28 +917,28 @@ func.func @mul_high_ternary_to_i32_v1(%arg0: vector<32xi32>, %arg1: vector<128xi
 // CHECK-LABEL: func.func @dot_round_imm(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpyubi"(%arg0, %arg1)
 func.func @dot_round_imm(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_imm"(%arg0, %arg1) { a1 = 1 : i32, width = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_round_imm"(%arg0, %arg1) { shift = 1 : i32, width = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_round_imm_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpybusi"(%arg0, %arg1)
 func.func @dot_round_imm_v1(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_round_imm"(%arg0, %arg1) { a1 = 1 : i32, width = 0 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_round_imm"(%arg0, %arg1) { shift = 1 : i32, width = 0 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_round_imm(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpyubi_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_round_imm(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, width = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_round_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, width = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_round_imm_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpybusi_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_round_imm_v1(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, width = 0 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_round_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, width = 0 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
@@ -959,14 +959,14 @@ func.func @dot_acc_round_su_ternary(%arg0: vector<64xi32>, %arg1: vector<128xi16
 // CHECK-LABEL: func.func @dot_acc_round_su_binary_imm(
 // CHECK-NEXT: "hydride_hvx.v6_vrsadubi"(%arg0, %arg1)
 func.func @dot_acc_round_su_binary_imm(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_su_binary_imm"(%arg0, %arg1) { a1 = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_round_su_binary_imm"(%arg0, %arg1) { shift = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_round_su_ternary_imm(
 // CHECK-NEXT: "hydride_hvx.v6_vrsadubi_acc"(%arg0, %arg1, %arg2)
 func.func @dot_acc_round_su_ternary_imm(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
-  %0 = "autollvm.dot_acc_round_su_ternary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
+  %0 = "autollvm.dot_acc_round_su_ternary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
@@ -2499,28 +2499,28 @@ func.func @mul_high_var_index_su(%arg0: vector<128xi16>, %arg1: i32, %arg2: vect
 // CHECK-LABEL: func.func @mul_high_var_index_s_binary_to_i8(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvvbi"(%arg0, %arg1)
 func.func @mul_high_var_index_s_binary_to_i8(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_var_index_s_binary_to_i8"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.mul_high_var_index_s_binary_to_i8"(%arg0, %arg1) { shift = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @mul_high_var_index_s_ternary_imm_to_i8(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvvb_oracci"(%arg0, %arg1, %arg2)
 func.func @mul_high_var_index_s_ternary_imm_to_i8(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.mul_high_var_index_s_ternary_imm_to_i8"(%arg0, %arg1, %arg2) { a1 = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.mul_high_var_index_s_ternary_imm_to_i8"(%arg0, %arg1, %arg2) { shift = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @mul_high_var_index_s_binary_to_i16(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvwhi"(%arg0, %arg1)
 func.func @mul_high_var_index_s_binary_to_i16(%arg0: vector<128xi8>, %arg1: vector<64xi16>) -> vector<128xi16> {
-  %0 = "autollvm.mul_high_var_index_s_binary_to_i16"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+  %0 = "autollvm.mul_high_var_index_s_binary_to_i16"(%arg0, %arg1) { shift = 1 : i32 } : (vector<128xi8>, vector<64xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @mul_high_var_index_s_ternary_imm_to_i16(
 // CHECK-NEXT: "hydride_hvx.v6_vlutvwh_oracci"(%arg0, %arg1, %arg2)
 func.func @mul_high_var_index_s_ternary_imm_to_i16(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
-  %0 = "autollvm.mul_high_var_index_s_ternary_imm_to_i16"(%arg0, %arg1, %arg2) { a1 = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+  %0 = "autollvm.mul_high_var_index_s_ternary_imm_to_i16"(%arg0, %arg1, %arg2) { shift = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 

@@ -7,252 +7,252 @@
 // CHECK-LABEL: func.func @permute_imm_unary(
 // CHECK-NEXT: "hydride_x86.mm256_extractf128_si256"(%arg0)
 func.func @permute_imm_unary(%arg0: vector<4xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0) { selector = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_extractf128_si256"(%arg0)
 func.func @permute_imm_unary_v1(%arg0: vector<4xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0) { selector = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v2(
 // CHECK-NEXT: "hydride_x86.mm512_extracti32x8_epi32"(%arg0)
 func.func @permute_imm_unary_v2(%arg0: vector<16xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_unary"(%arg0) { selector = 1 : i32, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_extracti32x8_epi32"(%arg1, %arg2, %arg0)
 func.func @permute_imm_unary_v3(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v4(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_extracti32x8_epi32"(%arg1, %arg0)
 func.func @permute_imm_unary_v4(%arg0: vector<16xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v5(
 // CHECK-NEXT: "hydride_x86.mm256_extracti64x2_epi64"(%arg0)
 func.func @permute_imm_unary_v5(%arg0: vector<4xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0) { selector = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_extracti64x2_epi64"(%arg1, %arg2, %arg0)
 func.func @permute_imm_unary_v6(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_extracti64x2_epi64"(%arg1, %arg0)
 func.func @permute_imm_unary_v7(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v8(
 // CHECK-NEXT: "hydride_x86.mm256_extracti32x4_epi32"(%arg0)
 func.func @permute_imm_unary_v8(%arg0: vector<8xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_unary"(%arg0) { selector = 1 : i32, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v9(
 // CHECK-NEXT: "hydride_x86.mm256_mask_extracti32x4_epi32"(%arg1, %arg2, %arg0)
 func.func @permute_imm_unary_v9(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v10(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_extracti32x4_epi32"(%arg1, %arg0)
 func.func @permute_imm_unary_v10(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 255 : i32, a1_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v11(
 // CHECK-NEXT: "hydride_x86.mm512_extracti64x4_epi64"(%arg0)
 func.func @permute_imm_unary_v11(%arg0: vector<8xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0) { a0 = 1 : i32, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0) { selector = 1 : i32, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v12(
 // CHECK-NEXT: "hydride_x86.mm512_mask_extracti64x4_epi64"(%arg1, %arg2, %arg0)
 func.func @permute_imm_unary_v12(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_v13(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_extracti64x4_epi64"(%arg1, %arg0)
 func.func @permute_imm_unary_v13(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_unary"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 511 : i32, a1_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @blend_narrow_in_lanes(
 // CHECK-NEXT: "hydride_x86.mm256_permute2f128_si256"(%arg0, %arg1)
 func.func @blend_narrow_in_lanes(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.blend_narrow_in_lanes"(%arg0, %arg1) { a2 = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.blend_narrow_in_lanes"(%arg0, %arg1) { selector = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @blend_narrow_in_lanes_v1(
 // CHECK-NEXT: "hydride_x86.mm256_permute2f128_si256"(%arg0, %arg1)
 func.func @blend_narrow_in_lanes_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.blend_narrow_in_lanes"(%arg0, %arg1) { a2 = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.blend_narrow_in_lanes"(%arg0, %arg1) { selector = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary(
 // CHECK-NEXT: "hydride_x86.mm256_insertf128_si256"(%arg0, %arg1)
 func.func @permute_imm_binary(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_insertf128_si256"(%arg0, %arg1)
 func.func @permute_imm_binary_v1(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v2(
 // CHECK-NEXT: "hydride_x86.mm512_inserti32x8"(%arg0, %arg1)
 func.func @permute_imm_binary_v2(%arg0: vector<16xi32>, %arg1: vector<8xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<8xi32>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<8xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_inserti32x8"(%arg2, %arg3, %arg0, %arg1)
 func.func @permute_imm_binary_v3(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v4(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_inserti32x8"(%arg2, %arg0, %arg1)
 func.func @permute_imm_binary_v4(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v5(
 // CHECK-NEXT: "hydride_x86.mm256_inserti64x2"(%arg0, %arg1)
 func.func @permute_imm_binary_v5(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_inserti64x2"(%arg2, %arg3, %arg0, %arg1)
 func.func @permute_imm_binary_v6(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_inserti64x2"(%arg2, %arg0, %arg1)
 func.func @permute_imm_binary_v7(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v8(
 // CHECK-NEXT: "hydride_x86.mm512_inserti64x2"(%arg0, %arg1)
 func.func @permute_imm_binary_v8(%arg0: vector<8xi64>, %arg1: vector<2xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<2xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<2xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v9(
 // CHECK-NEXT: "hydride_x86.mm512_mask_inserti64x2"(%arg2, %arg3, %arg0, %arg1)
 func.func @permute_imm_binary_v9(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v10(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_inserti64x2"(%arg2, %arg0, %arg1)
 func.func @permute_imm_binary_v10(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v11(
 // CHECK-NEXT: "hydride_x86.mm256_inserti32x4"(%arg0, %arg1)
 func.func @permute_imm_binary_v11(%arg0: vector<8xi32>, %arg1: vector<4xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<4xi32>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<4xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v12(
 // CHECK-NEXT: "hydride_x86.mm256_mask_inserti32x4"(%arg2, %arg3, %arg0, %arg1)
 func.func @permute_imm_binary_v12(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v13(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_inserti32x4"(%arg2, %arg0, %arg1)
 func.func @permute_imm_binary_v13(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v14(
 // CHECK-NEXT: "hydride_x86.mm512_inserti32x4"(%arg0, %arg1)
 func.func @permute_imm_binary_v14(%arg0: vector<16xi32>, %arg1: vector<4xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<4xi32>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<4xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v15(
 // CHECK-NEXT: "hydride_x86.mm512_mask_inserti32x4"(%arg2, %arg3, %arg0, %arg1)
 func.func @permute_imm_binary_v15(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v16(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_inserti32x4"(%arg2, %arg0, %arg1)
 func.func @permute_imm_binary_v16(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 1 : i32, bit_3 = 127 : i32, bit_4 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v17(
 // CHECK-NEXT: "hydride_x86.mm512_inserti64x4"(%arg0, %arg1)
 func.func @permute_imm_binary_v17(%arg0: vector<8xi64>, %arg1: vector<4xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { a1 = 1 : i32, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<4xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1) { selector = 1 : i32, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<4xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v18(
 // CHECK-NEXT: "hydride_x86.mm512_mask_inserti64x4"(%arg2, %arg3, %arg0, %arg1)
 func.func @permute_imm_binary_v18(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_binary_v19(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_inserti64x4"(%arg2, %arg0, %arg1)
 func.func @permute_imm_binary_v19(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_binary"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 0 : i32, bit_3 = 255 : i32, bit_4 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -1141,42 +1141,42 @@ func.func @add_sat_u_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8
 // CHECK-LABEL: func.func @funnel_shift_narrow(
 // CHECK-NEXT: "hydride_x86.mm256_alignr_epi8"(%arg0, %arg1)
 func.func @funnel_shift_narrow(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1) { shift = 1 : i32, loop_bound = 1 : i32, shift_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_narrow_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_alignr_epi8"(%arg2, %arg3, %arg0, %arg1)
 func.func @funnel_shift_narrow_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_narrow_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_alignr_epi8"(%arg2, %arg0, %arg1)
 func.func @funnel_shift_narrow_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_narrow_v3(
 // CHECK-NEXT: "hydride_x86.mm512_alignr_epi8"(%arg0, %arg1)
 func.func @funnel_shift_narrow_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1) { shift = 1 : i32, loop_bound = 3 : i32, shift_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_narrow_v4(
 // CHECK-NEXT: "hydride_x86.mm512_mask_alignr_epi8"(%arg2, %arg3, %arg0, %arg1)
 func.func @funnel_shift_narrow_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_narrow_v5(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_alignr_epi8"(%arg2, %arg0, %arg1)
 func.func @funnel_shift_narrow_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
@@ -1547,28 +1547,28 @@ func.func @avg_u_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16
 // CHECK-LABEL: func.func @blend(
 // CHECK-NEXT: "hydride_x86.mm256_blend_epi16"(%arg1, %arg0)
 func.func @blend(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.blend"(%arg0, %arg1) { a0 = 1 : i32, loop_bound = 15 : i32, a0_imm_bits = 8 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.blend"(%arg0, %arg1) { selector = 1 : i32, loop_bound = 15 : i32, selector_imm_bits = 8 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @blend_v1(
 // CHECK-NEXT: "hydride_x86.mm_blend_epi32"(%arg1, %arg0)
 func.func @blend_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.blend"(%arg0, %arg1) { a0 = 1 : i32, loop_bound = 31 : i32, a0_imm_bits = 4 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.blend"(%arg0, %arg1) { selector = 1 : i32, loop_bound = 31 : i32, selector_imm_bits = 4 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @blend_v2(
 // CHECK-NEXT: "hydride_x86.mm256_blend_epi32"(%arg1, %arg0)
 func.func @blend_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.blend"(%arg0, %arg1) { a0 = 1 : i32, loop_bound = 31 : i32, a0_imm_bits = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.blend"(%arg0, %arg1) { selector = 1 : i32, loop_bound = 31 : i32, selector_imm_bits = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @blend_v3(
 // CHECK-NEXT: "hydride_x86.mm_blend_epi16"(%arg1, %arg0)
 func.func @blend_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.blend"(%arg0, %arg1) { a0 = 1 : i32, loop_bound = 15 : i32, a0_imm_bits = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.blend"(%arg0, %arg1) { selector = 1 : i32, loop_bound = 15 : i32, selector_imm_bits = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -4956,14 +4956,14 @@ func.func @move_unary_to_i1_v1(%arg0: vector<16xi8>) -> i32 {
 // CHECK-LABEL: func.func @dot_acc_s_in_lanes(
 // CHECK-NEXT: "hydride_x86.mm256_mpsadbw_epu8"(%arg0, %arg1)
 func.func @dot_acc_s_in_lanes(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.dot_acc_s_in_lanes"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  %0 = "autollvm.dot_acc_s_in_lanes"(%arg0, %arg1) { index = 1 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_in_lanes_v1(
 // CHECK-NEXT: "hydride_x86.mm_mpsadbw_epu8"(%arg0, %arg1)
 func.func @dot_acc_s_in_lanes_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.dot_acc_s_in_lanes"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.dot_acc_s_in_lanes"(%arg0, %arg1) { index = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -5810,49 +5810,49 @@ func.func @pack_sat_u_in_lanes_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -
 // CHECK-LABEL: func.func @permute_imm_narrow(
 // CHECK-NEXT: "hydride_x86.mm256_permute4x64_epi64"(%arg0)
 func.func @permute_imm_narrow(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_narrow"(%arg0) { selector = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_permutex_epi64"(%arg1, %arg2, %arg0)
 func.func @permute_imm_narrow_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_permutex_epi64"(%arg1, %arg0)
 func.func @permute_imm_narrow_v2(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_v3(
 // CHECK-NEXT: "hydride_x86.mm256_permute4x64_epi64"(%arg0)
 func.func @permute_imm_narrow_v3(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_imm_narrow"(%arg0) { selector = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_v4(
 // CHECK-NEXT: "hydride_x86.mm_mask_shuffle_epi32"(%arg1, %arg2, %arg0)
 func.func @permute_imm_narrow_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_v5(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shuffle_epi32"(%arg1, %arg0)
 func.func @permute_imm_narrow_v5(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_narrow"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_v6(
 // CHECK-NEXT: "hydride_x86.mm_shuffle_epi32"(%arg0)
 func.func @permute_imm_narrow_v6(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_narrow"(%arg0) { selector = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -6111,63 +6111,63 @@ func.func @sad_widen_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8x
 // CHECK-LABEL: func.func @permute_imm_narrow_10db(
 // CHECK-NEXT: "hydride_x86.mm256_shuffle_epi32"(%arg0)
 func.func @permute_imm_narrow_10db(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0) { selector = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shuffle_epi32"(%arg1, %arg2, %arg0)
 func.func @permute_imm_narrow_10db_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shuffle_epi32"(%arg1, %arg0)
 func.func @permute_imm_narrow_10db_v2(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_permutex_epi64"(%arg1, %arg2, %arg0)
 func.func @permute_imm_narrow_10db_v3(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v4(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_permutex_epi64"(%arg1, %arg0)
 func.func @permute_imm_narrow_10db_v4(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v5(
 // CHECK-NEXT: "hydride_x86.mm512_permutex_epi64"(%arg0)
 func.func @permute_imm_narrow_10db_v5(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0) { selector = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 191 : i32, bit_4 = 255 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v6(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shuffle_epi32"(%arg1, %arg0)
 func.func @permute_imm_narrow_10db_v6(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v7(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shuffle_epi32"(%arg1, %arg2, %arg0)
 func.func @permute_imm_narrow_10db_v7(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_10db_v8(
 // CHECK-NEXT: "hydride_x86.mm512_shuffle_epi32"(%arg0)
 func.func @permute_imm_narrow_10db_v8(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_10db"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_narrow_10db"(%arg0) { selector = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 95 : i32, bit_4 = 127 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
@@ -6237,126 +6237,126 @@ func.func @permute_var_widen_binary_x2_v8(%arg0: vector<16xi8>, %arg1: vector<16
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes(
 // CHECK-NEXT: "hydride_x86.mm256_shufflehi_epi16"(%arg0)
 func.func @shr_by_imm_u_narrow_in_lanes(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { shift = 1 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shufflehi_epi16"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shufflehi_epi16"(%arg1, %arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shufflehi_epi16"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v4(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shufflehi_epi16"(%arg1, %arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v5(
 // CHECK-NEXT: "hydride_x86.mm512_shufflehi_epi16"(%arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { shift = 1 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v6(
 // CHECK-NEXT: "hydride_x86.mm_mask_shufflehi_epi16"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v7(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shufflehi_epi16"(%arg1, %arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_v8(
 // CHECK-NEXT: "hydride_x86.mm_shufflehi_epi16"(%arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { a1 = 1 : i32, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes"(%arg0) { shift = 1 : i32, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1(
 // CHECK-NEXT: "hydride_x86.mm256_shufflelo_epi16"(%arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { shift = 1 : i32, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shufflelo_epi16"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shufflelo_epi16"(%arg1, %arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shufflelo_epi16"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v4(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shufflelo_epi16"(%arg1, %arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v5(
 // CHECK-NEXT: "hydride_x86.mm512_shufflelo_epi16"(%arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { shift = 1 : i32, loop_bound = 3 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v6(
 // CHECK-NEXT: "hydride_x86.mm_mask_shufflelo_epi16"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v7(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shufflelo_epi16"(%arg1, %arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v8(
 // CHECK-NEXT: "hydride_x86.mm_shufflelo_epi16"(%arg0)
 func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { a1 = 1 : i32, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { shift = 1 : i32, loop_bound = 0 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -6405,35 +6405,35 @@ func.func @neg_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
 // CHECK-LABEL: func.func @shl_unary(
 // CHECK-NEXT: "hydride_x86.mm256_slli_si256"(%arg0)
 func.func @shl_unary(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shl_unary"(%arg0) { shift = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shl_unary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_slli_si256"(%arg0)
 func.func @shl_unary_v1(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shl_unary"(%arg0) { shift = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shl_unary_v2(
 // CHECK-NEXT: "hydride_x86.mm512_bslli_epi128"(%arg0)
 func.func @shl_unary_v2(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 3 : i32 } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shl_unary"(%arg0) { shift = 1 : i32, loop_bound = 3 : i32 } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shl_unary_v3(
 // CHECK-NEXT: "hydride_x86.mm_slli_si128"(%arg0)
 func.func @shl_unary_v3(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shl_unary"(%arg0) { shift = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shl_unary_v4(
 // CHECK-NEXT: "hydride_x86.mm_slli_si128"(%arg0)
 func.func @shl_unary_v4(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shl_unary"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shl_unary"(%arg0) { shift = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -6629,189 +6629,189 @@ func.func @shl_by_scalar_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vect
 // CHECK-LABEL: func.func @shl_by_imm(
 // CHECK-NEXT: "hydride_x86.mm256_slli_epi16"(%arg0)
 func.func @shl_by_imm(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v1(
 // CHECK-NEXT: "hydride_x86.mm256_slli_epi32"(%arg0)
 func.func @shl_by_imm_v1(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v2(
 // CHECK-NEXT: "hydride_x86.mm256_slli_epi64"(%arg0)
 func.func @shl_by_imm_v2(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v3(
 // CHECK-NEXT: "hydride_x86.mm256_mask_slli_epi16"(%arg1, %arg2, %arg0)
 func.func @shl_by_imm_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v4(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_slli_epi16"(%arg1, %arg0)
 func.func @shl_by_imm_v4(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v5(
 // CHECK-NEXT: "hydride_x86.mm512_mask_slli_epi16"(%arg1, %arg2, %arg0)
 func.func @shl_by_imm_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v6(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_slli_epi16"(%arg1, %arg0)
 func.func @shl_by_imm_v6(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v7(
 // CHECK-NEXT: "hydride_x86.mm512_slli_epi16"(%arg0)
 func.func @shl_by_imm_v7(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v8(
 // CHECK-NEXT: "hydride_x86.mm_mask_slli_epi16"(%arg1, %arg2, %arg0)
 func.func @shl_by_imm_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v9(
 // CHECK-NEXT: "hydride_x86.mm_maskz_slli_epi16"(%arg1, %arg0)
 func.func @shl_by_imm_v9(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v10(
 // CHECK-NEXT: "hydride_x86.mm256_mask_slli_epi32"(%arg1, %arg2, %arg0)
 func.func @shl_by_imm_v10(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v11(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_slli_epi32"(%arg1, %arg0)
 func.func @shl_by_imm_v11(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v12(
 // CHECK-NEXT: "hydride_x86.mm_mask_slli_epi32"(%arg1, %arg2, %arg0)
 func.func @shl_by_imm_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v13(
 // CHECK-NEXT: "hydride_x86.mm_maskz_slli_epi32"(%arg1, %arg0)
 func.func @shl_by_imm_v13(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v14(
 // CHECK-NEXT: "hydride_x86.mm256_mask_slli_epi64"(%arg1, %arg2, %arg0)
 func.func @shl_by_imm_v14(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v15(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_slli_epi64"(%arg1, %arg0)
 func.func @shl_by_imm_v15(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v16(
 // CHECK-NEXT: "hydride_x86.mm_mask_slli_epi64"(%arg1, %arg2, %arg0)
 func.func @shl_by_imm_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v17(
 // CHECK-NEXT: "hydride_x86.mm_maskz_slli_epi64"(%arg1, %arg0)
 func.func @shl_by_imm_v17(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v18(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_slli_epi32"(%arg1, %arg0)
 func.func @shl_by_imm_v18(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v19(
 // CHECK-NEXT: "hydride_x86.mm512_mask_slli_epi64"(%arg1, %arg2, %arg0)
 func.func @shl_by_imm_v19(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v20(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_slli_epi64"(%arg1, %arg0)
 func.func @shl_by_imm_v20(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v21(
 // CHECK-NEXT: "hydride_x86.mm512_slli_epi64"(%arg0)
 func.func @shl_by_imm_v21(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v22(
 // CHECK-NEXT: "hydride_x86.mm512_mask_slli_epi32"(%arg1, %arg2, %arg0)
 func.func @shl_by_imm_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v23(
 // CHECK-NEXT: "hydride_x86.mm512_slli_epi32"(%arg0)
 func.func @shl_by_imm_v23(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v24(
 // CHECK-NEXT: "hydride_x86.mm_slli_epi16"(%arg0)
 func.func @shl_by_imm_v24(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v25(
 // CHECK-NEXT: "hydride_x86.mm_slli_epi32"(%arg0)
 func.func @shl_by_imm_v25(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shl_by_imm_v26(
 // CHECK-NEXT: "hydride_x86.mm_slli_epi64"(%arg0)
 func.func @shl_by_imm_v26(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shl_by_imm"(%arg0) { a0 = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shl_by_imm"(%arg0) { shift = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -7196,189 +7196,189 @@ func.func @shr_by_scalar_s_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> ve
 // CHECK-LABEL: func.func @shr_by_imm_s(
 // CHECK-NEXT: "hydride_x86.mm256_srai_epi16"(%arg0)
 func.func @shr_by_imm_s(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v1(
 // CHECK-NEXT: "hydride_x86.mm256_srai_epi32"(%arg0)
 func.func @shr_by_imm_s_v1(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v2(
 // CHECK-NEXT: "hydride_x86.mm256_mask_srai_epi16"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_s_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_srai_epi16"(%arg1, %arg0)
 func.func @shr_by_imm_s_v3(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v4(
 // CHECK-NEXT: "hydride_x86.mm512_mask_srai_epi16"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_s_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v5(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_srai_epi16"(%arg1, %arg0)
 func.func @shr_by_imm_s_v5(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v6(
 // CHECK-NEXT: "hydride_x86.mm512_srai_epi16"(%arg0)
 func.func @shr_by_imm_s_v6(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_srai_epi16"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_s_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v8(
 // CHECK-NEXT: "hydride_x86.mm_maskz_srai_epi16"(%arg1, %arg0)
 func.func @shr_by_imm_s_v8(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v9(
 // CHECK-NEXT: "hydride_x86.mm256_mask_srai_epi32"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_s_v9(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v10(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_srai_epi32"(%arg1, %arg0)
 func.func @shr_by_imm_s_v10(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v11(
 // CHECK-NEXT: "hydride_x86.mm_mask_srai_epi32"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_s_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v12(
 // CHECK-NEXT: "hydride_x86.mm_maskz_srai_epi32"(%arg1, %arg0)
 func.func @shr_by_imm_s_v12(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 6 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 6 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_srai_epi64"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_s_v13(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v14(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_srai_epi64"(%arg1, %arg0)
 func.func @shr_by_imm_s_v14(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v15(
 // CHECK-NEXT: "hydride_x86.mm256_srai_epi64"(%arg0)
 func.func @shr_by_imm_s_v15(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v16(
 // CHECK-NEXT: "hydride_x86.mm_mask_srai_epi64"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_s_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v17(
 // CHECK-NEXT: "hydride_x86.mm_maskz_srai_epi64"(%arg1, %arg0)
 func.func @shr_by_imm_s_v17(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 7 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 7 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v18(
 // CHECK-NEXT: "hydride_x86.mm_srai_epi64"(%arg0)
 func.func @shr_by_imm_s_v18(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 7 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 7 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v19(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_srai_epi32"(%arg1, %arg0)
 func.func @shr_by_imm_s_v19(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v20(
 // CHECK-NEXT: "hydride_x86.mm512_mask_srai_epi64"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_s_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v21(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_srai_epi64"(%arg1, %arg0)
 func.func @shr_by_imm_s_v21(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v22(
 // CHECK-NEXT: "hydride_x86.mm512_srai_epi64"(%arg0)
 func.func @shr_by_imm_s_v22(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 63 : i32, constant_2 = 18446744073709551615 : i128, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v23(
 // CHECK-NEXT: "hydride_x86.mm512_mask_srai_epi32"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_s_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v24(
 // CHECK-NEXT: "hydride_x86.mm512_srai_epi32"(%arg0)
 func.func @shr_by_imm_s_v24(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 6 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 6 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v25(
 // CHECK-NEXT: "hydride_x86.mm_srai_epi16"(%arg0)
 func.func @shr_by_imm_s_v25(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 15 : i32, constant_2 = 65535 : i32, a0_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 15 : i32, constant_2 = 65535 : i32, shift_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_s_v26(
 // CHECK-NEXT: "hydride_x86.mm_srai_epi32"(%arg0)
 func.func @shr_by_imm_s_v26(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm_s"(%arg0) { a0 = 1 : i32, constant = 31 : i32, constant_2 = 4294967295 : i64, a0_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm_s"(%arg0) { shift = 1 : i32, constant = 31 : i32, constant_2 = 4294967295 : i64, shift_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -7574,35 +7574,35 @@ func.func @shr_s_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16x
 // CHECK-LABEL: func.func @shr_u_unary(
 // CHECK-NEXT: "hydride_x86.mm256_srli_si256"(%arg0)
 func.func @shr_u_unary(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shr_u_unary"(%arg0) { shift = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_u_unary_v1(
 // CHECK-NEXT: "hydride_x86.mm256_srli_si256"(%arg0)
 func.func @shr_u_unary_v1(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shr_u_unary"(%arg0) { shift = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_u_unary_v2(
 // CHECK-NEXT: "hydride_x86.mm512_bsrli_epi128"(%arg0)
 func.func @shr_u_unary_v2(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 3 : i32 } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shr_u_unary"(%arg0) { shift = 1 : i32, loop_bound = 3 : i32 } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_u_unary_v3(
 // CHECK-NEXT: "hydride_x86.mm_bsrli_si128"(%arg0)
 func.func @shr_u_unary_v3(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_u_unary"(%arg0) { shift = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_u_unary_v4(
 // CHECK-NEXT: "hydride_x86.mm_bsrli_si128"(%arg0)
 func.func @shr_u_unary_v4(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_u_unary"(%arg0) { a0 = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_u_unary"(%arg0) { shift = 1 : i32, loop_bound = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -7798,189 +7798,189 @@ func.func @shr_by_scalar_u_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> ve
 // CHECK-LABEL: func.func @shr_by_imm_u(
 // CHECK-NEXT: "hydride_x86.mm256_srli_epi16"(%arg0)
 func.func @shr_by_imm_u(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v1(
 // CHECK-NEXT: "hydride_x86.mm256_srli_epi32"(%arg0)
 func.func @shr_by_imm_u_v1(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v2(
 // CHECK-NEXT: "hydride_x86.mm256_srli_epi64"(%arg0)
 func.func @shr_by_imm_u_v2(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v3(
 // CHECK-NEXT: "hydride_x86.mm256_mask_srli_epi16"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v4(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_srli_epi16"(%arg1, %arg0)
 func.func @shr_by_imm_u_v4(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v5(
 // CHECK-NEXT: "hydride_x86.mm512_mask_srli_epi16"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v6(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_srli_epi16"(%arg1, %arg0)
 func.func @shr_by_imm_u_v6(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v7(
 // CHECK-NEXT: "hydride_x86.mm512_srli_epi16"(%arg0)
 func.func @shr_by_imm_u_v7(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v8(
 // CHECK-NEXT: "hydride_x86.mm_mask_srli_epi16"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v9(
 // CHECK-NEXT: "hydride_x86.mm_maskz_srli_epi16"(%arg1, %arg0)
 func.func @shr_by_imm_u_v9(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v10(
 // CHECK-NEXT: "hydride_x86.mm256_mask_srli_epi32"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_v10(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v11(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_srli_epi32"(%arg1, %arg0)
 func.func @shr_by_imm_u_v11(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v12(
 // CHECK-NEXT: "hydride_x86.mm_mask_srli_epi32"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v13(
 // CHECK-NEXT: "hydride_x86.mm_maskz_srli_epi32"(%arg1, %arg0)
 func.func @shr_by_imm_u_v13(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v14(
 // CHECK-NEXT: "hydride_x86.mm256_mask_srli_epi64"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_v14(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v15(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_srli_epi64"(%arg1, %arg0)
 func.func @shr_by_imm_u_v15(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v16(
 // CHECK-NEXT: "hydride_x86.mm_mask_srli_epi64"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v17(
 // CHECK-NEXT: "hydride_x86.mm_maskz_srli_epi64"(%arg1, %arg0)
 func.func @shr_by_imm_u_v17(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v18(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_srli_epi32"(%arg1, %arg0)
 func.func @shr_by_imm_u_v18(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v19(
 // CHECK-NEXT: "hydride_x86.mm512_mask_srli_epi64"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_v19(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v20(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_srli_epi64"(%arg1, %arg0)
 func.func @shr_by_imm_u_v20(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v21(
 // CHECK-NEXT: "hydride_x86.mm512_srli_epi64"(%arg0)
 func.func @shr_by_imm_u_v21(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v22(
 // CHECK-NEXT: "hydride_x86.mm512_mask_srli_epi32"(%arg1, %arg2, %arg0)
 func.func @shr_by_imm_u_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v23(
 // CHECK-NEXT: "hydride_x86.mm512_srli_epi32"(%arg0)
 func.func @shr_by_imm_u_v23(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v24(
 // CHECK-NEXT: "hydride_x86.mm_srli_epi16"(%arg0)
 func.func @shr_by_imm_u_v24(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 15 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v25(
 // CHECK-NEXT: "hydride_x86.mm_srli_epi32"(%arg0)
 func.func @shr_by_imm_u_v25(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 31 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_v26(
 // CHECK-NEXT: "hydride_x86.mm_srli_epi64"(%arg0)
 func.func @shr_by_imm_u_v26(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm_u"(%arg0) { a0 = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm_u"(%arg0) { shift = 1 : i32, constant = 63 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -9184,84 +9184,84 @@ func.func @mask_move_binary_v2(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> ve
 // CHECK-LABEL: func.func @sad_widen_in_lanes(
 // CHECK-NEXT: "hydride_x86.mm256_dbsad_epu8"(%arg1, %arg0)
 func.func @sad_widen_in_lanes(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<16xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, loop_bound = 1 : i32, loop_bound_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { index = 1 : i32, loop_bound = 1 : i32, loop_bound_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_dbsad_epu8"(%arg2, %arg3, %arg1, %arg0)
 func.func @sad_widen_in_lanes_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, loop_bound_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { index = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 1 : i32, loop_bound_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_dbsad_epu8"(%arg2, %arg1, %arg0)
 func.func @sad_widen_in_lanes_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, loop_bound_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { index = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 1 : i32, loop_bound_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v3(
 // CHECK-NEXT: "hydride_x86.mm512_dbsad_epu8"(%arg1, %arg0)
 func.func @sad_widen_in_lanes_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<32xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, loop_bound = 3 : i32, loop_bound_2 = 7 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<32xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { index = 1 : i32, loop_bound = 3 : i32, loop_bound_2 = 7 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v4(
 // CHECK-NEXT: "hydride_x86.mm512_mask_dbsad_epu8"(%arg2, %arg3, %arg1, %arg0)
 func.func @sad_widen_in_lanes_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, loop_bound_2 = 7 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { index = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 3 : i32, loop_bound_2 = 7 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v5(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_dbsad_epu8"(%arg2, %arg1, %arg0)
 func.func @sad_widen_in_lanes_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, loop_bound_2 = 7 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { index = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 3 : i32, loop_bound_2 = 7 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v6(
 // CHECK-NEXT: "hydride_x86.mm_dbsad_epu8"(%arg1, %arg0)
 func.func @sad_widen_in_lanes_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, loop_bound = 0 : i32, loop_bound_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { index = 1 : i32, loop_bound = 0 : i32, loop_bound_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_dbsad_epu8"(%arg2, %arg3, %arg1, %arg0)
 func.func @sad_widen_in_lanes_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 0 : i32, loop_bound_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { index = 1 : i32, masking = #autollvm.masking<merge>, loop_bound = 0 : i32, loop_bound_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sad_widen_in_lanes_v8(
 // CHECK-NEXT: "hydride_x86.mm_maskz_dbsad_epu8"(%arg2, %arg1, %arg0)
 func.func @sad_widen_in_lanes_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 0 : i32, loop_bound_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { index = 1 : i32, masking = #autollvm.masking<zero>, loop_bound = 0 : i32, loop_bound_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_u(
 // CHECK-NEXT: "hydride_x86.mm_mask_alignr_epi8"(%arg2, %arg3, %arg0, %arg1)
 func.func @or_shl_binary_imm_u(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1, %arg2, %arg3) { index = 1 : i32, masking = #autollvm.masking<merge>, index_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_u_v1(
 // CHECK-NEXT: "hydride_x86.mm_maskz_alignr_epi8"(%arg2, %arg0, %arg1)
 func.func @or_shl_binary_imm_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1, %arg2) { index = 1 : i32, masking = #autollvm.masking<zero>, index_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_u_v2(
 // CHECK-NEXT: "hydride_x86.mm_alignr_epi8"(%arg0, %arg1)
 func.func @or_shl_binary_imm_u_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1) { a2 = 1 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.or_shl_binary_imm_u"(%arg0, %arg1) { index = 1 : i32, index_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -9464,168 +9464,168 @@ func.func @broadcast_with_scalar_v27(%arg0: i16) -> vector<32xi16> {
 // CHECK-LABEL: func.func @cmp_s_to_mask(
 // CHECK-NEXT: "hydride_x86.mm256_cmp_epi8_mask"(%arg0, %arg1)
 func.func @cmp_s_to_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmp_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_s_to_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v2(
 // CHECK-NEXT: "hydride_x86.mm512_cmp_epi8_mask"(%arg0, %arg1)
 func.func @cmp_s_to_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmp_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_s_to_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v4(
 // CHECK-NEXT: "hydride_x86.mm_cmp_epi8_mask"(%arg0, %arg1)
 func.func @cmp_s_to_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v5(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmp_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_s_to_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v6(
 // CHECK-NEXT: "hydride_x86.mm256_cmp_epi16_mask"(%arg0, %arg1)
 func.func @cmp_s_to_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v7(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmp_epi16_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_s_to_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v8(
 // CHECK-NEXT: "hydride_x86.mm512_cmp_epi16_mask"(%arg0, %arg1)
 func.func @cmp_s_to_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v9(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmp_epi16_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_s_to_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v10(
 // CHECK-NEXT: "hydride_x86.mm_cmp_epi16_mask"(%arg0, %arg1)
 func.func @cmp_s_to_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v11(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmp_epi16_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_s_to_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v12(
 // CHECK-NEXT: "hydride_x86.mm256_cmp_epi32_mask"(%arg0, %arg1)
 func.func @cmp_s_to_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmp_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_s_to_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v14(
 // CHECK-NEXT: "hydride_x86.mm_cmp_epi32_mask"(%arg0, %arg1)
 func.func @cmp_s_to_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v15(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmp_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_s_to_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v16(
 // CHECK-NEXT: "hydride_x86.mm256_cmp_epi64_mask"(%arg0, %arg1)
 func.func @cmp_s_to_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v17(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmp_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_s_to_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v18(
 // CHECK-NEXT: "hydride_x86.mm_cmp_epi64_mask"(%arg0, %arg1)
 func.func @cmp_s_to_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v19(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmp_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_s_to_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v20(
 // CHECK-NEXT: "hydride_x86.mm512_cmp_epi64_mask"(%arg0, %arg1)
 func.func @cmp_s_to_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v21(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmp_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_s_to_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v22(
 // CHECK-NEXT: "hydride_x86.mm512_cmp_epi32_mask"(%arg0, %arg1)
 func.func @cmp_s_to_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask_v23(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmp_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_s_to_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_s_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -10976,168 +10976,168 @@ func.func @cmp_ne_to_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg
 // CHECK-LABEL: func.func @cmp_u_to_mask(
 // CHECK-NEXT: "hydride_x86.mm256_cmp_epu8_mask"(%arg0, %arg1)
 func.func @cmp_u_to_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmp_epu8_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_u_to_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v2(
 // CHECK-NEXT: "hydride_x86.mm512_cmp_epu8_mask"(%arg0, %arg1)
 func.func @cmp_u_to_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmp_epu8_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_u_to_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v4(
 // CHECK-NEXT: "hydride_x86.mm_cmp_epu8_mask"(%arg0, %arg1)
 func.func @cmp_u_to_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v5(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmp_epu8_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_u_to_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v6(
 // CHECK-NEXT: "hydride_x86.mm256_cmp_epu16_mask"(%arg0, %arg1)
 func.func @cmp_u_to_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v7(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmp_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_u_to_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v8(
 // CHECK-NEXT: "hydride_x86.mm512_cmp_epu16_mask"(%arg0, %arg1)
 func.func @cmp_u_to_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v9(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmp_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_u_to_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v10(
 // CHECK-NEXT: "hydride_x86.mm_cmp_epu16_mask"(%arg0, %arg1)
 func.func @cmp_u_to_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v11(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmp_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_u_to_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v12(
 // CHECK-NEXT: "hydride_x86.mm256_cmp_epu32_mask"(%arg0, %arg1)
 func.func @cmp_u_to_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmp_epu32_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_u_to_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v14(
 // CHECK-NEXT: "hydride_x86.mm_cmp_epu32_mask"(%arg0, %arg1)
 func.func @cmp_u_to_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v15(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmp_epu32_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_u_to_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v16(
 // CHECK-NEXT: "hydride_x86.mm256_cmp_epu64_mask"(%arg0, %arg1)
 func.func @cmp_u_to_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v17(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmp_epu64_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_u_to_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v18(
 // CHECK-NEXT: "hydride_x86.mm_cmp_epu64_mask"(%arg0, %arg1)
 func.func @cmp_u_to_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v19(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmp_epu64_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_u_to_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v20(
 // CHECK-NEXT: "hydride_x86.mm512_cmp_epu64_mask"(%arg0, %arg1)
 func.func @cmp_u_to_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v21(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmp_epu64_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_u_to_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v22(
 // CHECK-NEXT: "hydride_x86.mm512_cmp_epu32_mask"(%arg0, %arg1)
 func.func @cmp_u_to_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1) { selector = 1 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_u_to_mask_v23(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmp_epu32_mask"(%arg2, %arg0, %arg1)
 func.func @cmp_u_to_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_u_to_mask"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -13230,56 +13230,56 @@ func.func @mask_xor_v4(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> vector<16x
 // CHECK-LABEL: func.func @mask_shl_by_imm(
 // CHECK-NEXT: "hydride_x86.kshiftli_mask32"(%arg0)
 func.func @mask_shl_by_imm(%arg0: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.mask_shl_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.mask_shl_by_imm"(%arg0) { shift = 1 : i32 } : (vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shl_by_imm_v1(
 // CHECK-NEXT: "hydride_x86.kshiftli_mask64"(%arg0)
 func.func @mask_shl_by_imm_v1(%arg0: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.mask_shl_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.mask_shl_by_imm"(%arg0) { shift = 1 : i32 } : (vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shl_by_imm_v2(
 // CHECK-NEXT: "hydride_x86.kshiftli_mask8"(%arg0)
 func.func @mask_shl_by_imm_v2(%arg0: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.mask_shl_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.mask_shl_by_imm"(%arg0) { shift = 1 : i32 } : (vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shl_by_imm_v3(
 // CHECK-NEXT: "hydride_x86.kshiftli_mask16"(%arg0)
 func.func @mask_shl_by_imm_v3(%arg0: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.mask_shl_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.mask_shl_by_imm"(%arg0) { shift = 1 : i32 } : (vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shr_by_imm(
 // CHECK-NEXT: "hydride_x86.kshiftri_mask32"(%arg0)
 func.func @mask_shr_by_imm(%arg0: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.mask_shr_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.mask_shr_by_imm"(%arg0) { shift = 1 : i32 } : (vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shr_by_imm_v1(
 // CHECK-NEXT: "hydride_x86.kshiftri_mask64"(%arg0)
 func.func @mask_shr_by_imm_v1(%arg0: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.mask_shr_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.mask_shr_by_imm"(%arg0) { shift = 1 : i32 } : (vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shr_by_imm_v2(
 // CHECK-NEXT: "hydride_x86.kshiftri_mask8"(%arg0)
 func.func @mask_shr_by_imm_v2(%arg0: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.mask_shr_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.mask_shr_by_imm"(%arg0) { shift = 1 : i32 } : (vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shr_by_imm_v3(
 // CHECK-NEXT: "hydride_x86.kshiftri_mask16"(%arg0)
 func.func @mask_shr_by_imm_v3(%arg0: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.mask_shr_by_imm"(%arg0) { a0 = 1 : i32 } : (vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.mask_shr_by_imm"(%arg0) { shift = 1 : i32 } : (vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -13951,168 +13951,168 @@ func.func @move_unary_v26(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8
 // CHECK-LABEL: func.func @permute_imm_unary_to_i128(
 // CHECK-NEXT: "hydride_x86.mm512_extracti64x2_epi64"(%arg0)
 func.func @permute_imm_unary_to_i128(%arg0: vector<8xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0) { a0 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0) { selector = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_to_i128_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_extracti64x2_epi64"(%arg1, %arg2, %arg0)
 func.func @permute_imm_unary_to_i128_v1(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_to_i128_v2(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_extracti64x2_epi64"(%arg1, %arg0)
 func.func @permute_imm_unary_to_i128_v2(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_to_i128_v3(
 // CHECK-NEXT: "hydride_x86.mm512_extracti32x4_epi32"(%arg0)
 func.func @permute_imm_unary_to_i128_v3(%arg0: vector<16xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0) { a0 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0) { selector = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_to_i128_v4(
 // CHECK-NEXT: "hydride_x86.mm512_mask_extracti32x4_epi32"(%arg1, %arg2, %arg0)
 func.func @permute_imm_unary_to_i128_v4(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_unary_to_i128_v5(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_extracti32x4_epi32"(%arg1, %arg0)
 func.func @permute_imm_unary_to_i128_v5(%arg0: vector<16xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1) { a0 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_imm_unary_to_i128"(%arg0, %arg1) { selector = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm(
 // CHECK-NEXT: "hydride_x86.mm256_alignr_epi32"(%arg0, %arg1)
 func.func @shr_by_imm(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 511 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 511 : i32, bit_2 = 2 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_alignr_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @shr_by_imm_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 2 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_alignr_epi32"(%arg2, %arg0, %arg1)
 func.func @shr_by_imm_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 2 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v3(
 // CHECK-NEXT: "hydride_x86.mm_alignr_epi32"(%arg0, %arg1)
 func.func @shr_by_imm_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 1 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v4(
 // CHECK-NEXT: "hydride_x86.mm_mask_alignr_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @shr_by_imm_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 1 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v5(
 // CHECK-NEXT: "hydride_x86.mm_maskz_alignr_epi32"(%arg2, %arg0, %arg1)
 func.func @shr_by_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 1 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v6(
 // CHECK-NEXT: "hydride_x86.mm256_alignr_epi64"(%arg0, %arg1)
 func.func @shr_by_imm_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 511 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 511 : i32, bit_2 = 1 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v7(
 // CHECK-NEXT: "hydride_x86.mm256_mask_alignr_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @shr_by_imm_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 511 : i32, bit_2 = 1 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v8(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_alignr_epi64"(%arg2, %arg0, %arg1)
 func.func @shr_by_imm_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 511 : i32, bit_2 = 1 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v9(
 // CHECK-NEXT: "hydride_x86.mm_alignr_epi64"(%arg0, %arg1)
 func.func @shr_by_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 255 : i32, bit_2 = 0 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v10(
 // CHECK-NEXT: "hydride_x86.mm_mask_alignr_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @shr_by_imm_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 0 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 255 : i32, bit_2 = 0 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v11(
 // CHECK-NEXT: "hydride_x86.mm_maskz_alignr_epi64"(%arg2, %arg0, %arg1)
 func.func @shr_by_imm_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 0 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 255 : i32, bit_2 = 0 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v12(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_alignr_epi32"(%arg2, %arg0, %arg1)
 func.func @shr_by_imm_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 1023 : i32, bit_2 = 3 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 1023 : i32, bit_2 = 3 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v13(
 // CHECK-NEXT: "hydride_x86.mm512_alignr_epi64"(%arg0, %arg1)
 func.func @shr_by_imm_v13(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 1023 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 1023 : i32, bit_2 = 2 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v14(
 // CHECK-NEXT: "hydride_x86.mm512_mask_alignr_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @shr_by_imm_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 1023 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 1023 : i32, bit_2 = 2 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v15(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_alignr_epi64"(%arg2, %arg0, %arg1)
 func.func @shr_by_imm_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 1023 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 1023 : i32, bit_2 = 2 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v16(
 // CHECK-NEXT: "hydride_x86.mm512_alignr_epi32"(%arg0, %arg1)
 func.func @shr_by_imm_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 1023 : i32, bit_2 = 3 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 1023 : i32, bit_2 = 3 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v17(
 // CHECK-NEXT: "hydride_x86.mm512_mask_alignr_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @shr_by_imm_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 1023 : i32, bit_2 = 3 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 1023 : i32, bit_2 = 3 : i32, shift_width = 32 : i32, shift_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
@@ -14623,126 +14623,126 @@ func.func @select_binary_1a41_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>) ->
 // CHECK-LABEL: func.func @rotate(
 // CHECK-NEXT: "hydride_x86.mm256_mask_rol_epi32"(%arg1, %arg2, %arg0)
 func.func @rotate(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v1(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_rol_epi32"(%arg1, %arg0)
 func.func @rotate_v1(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.rotate"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v2(
 // CHECK-NEXT: "hydride_x86.mm256_rol_epi32"(%arg0)
 func.func @rotate_v2(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.rotate"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v3(
 // CHECK-NEXT: "hydride_x86.mm_mask_rol_epi32"(%arg1, %arg2, %arg0)
 func.func @rotate_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v4(
 // CHECK-NEXT: "hydride_x86.mm_maskz_rol_epi32"(%arg1, %arg0)
 func.func @rotate_v4(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.rotate"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v5(
 // CHECK-NEXT: "hydride_x86.mm_rol_epi32"(%arg0)
 func.func @rotate_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.rotate"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_rol_epi64"(%arg1, %arg2, %arg0)
 func.func @rotate_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_rol_epi64"(%arg1, %arg0)
 func.func @rotate_v7(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.rotate"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v8(
 // CHECK-NEXT: "hydride_x86.mm256_rol_epi64"(%arg0)
 func.func @rotate_v8(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.rotate"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v9(
 // CHECK-NEXT: "hydride_x86.mm_mask_rol_epi64"(%arg1, %arg2, %arg0)
 func.func @rotate_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v10(
 // CHECK-NEXT: "hydride_x86.mm_maskz_rol_epi64"(%arg1, %arg0)
 func.func @rotate_v10(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.rotate"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v11(
 // CHECK-NEXT: "hydride_x86.mm_rol_epi64"(%arg0)
 func.func @rotate_v11(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.rotate"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v12(
 // CHECK-NEXT: "hydride_x86.mm512_mask_rol_epi32"(%arg1, %arg2, %arg0)
 func.func @rotate_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v13(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_rol_epi32"(%arg1, %arg0)
 func.func @rotate_v13(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.rotate"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v14(
 // CHECK-NEXT: "hydride_x86.mm512_rol_epi32"(%arg0)
 func.func @rotate_v14(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.rotate"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_v15(
 // CHECK-NEXT: "hydride_x86.mm512_mask_rol_epi64"(%arg1, %arg2, %arg0)
 func.func @rotate_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.rotate"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v16(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_rol_epi64"(%arg1, %arg0)
 func.func @rotate_v16(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.rotate"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.rotate"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_v17(
 // CHECK-NEXT: "hydride_x86.mm512_rol_epi64"(%arg0)
 func.func @rotate_v17(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.rotate"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.rotate"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -14875,126 +14875,126 @@ func.func @funnel_shift_binary_d6fa_v17(%arg0: vector<8xi64>, %arg1: vector<8xi6
 // CHECK-LABEL: func.func @rotate_60f6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_ror_epi32"(%arg1, %arg2, %arg0)
 func.func @rotate_60f6(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v1(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_ror_epi32"(%arg1, %arg0)
 func.func @rotate_60f6_v1(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v2(
 // CHECK-NEXT: "hydride_x86.mm256_ror_epi32"(%arg0)
 func.func @rotate_60f6_v2(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v3(
 // CHECK-NEXT: "hydride_x86.mm_mask_ror_epi32"(%arg1, %arg2, %arg0)
 func.func @rotate_60f6_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v4(
 // CHECK-NEXT: "hydride_x86.mm_maskz_ror_epi32"(%arg1, %arg0)
 func.func @rotate_60f6_v4(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v5(
 // CHECK-NEXT: "hydride_x86.mm_ror_epi32"(%arg0)
 func.func @rotate_60f6_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_ror_epi64"(%arg1, %arg2, %arg0)
 func.func @rotate_60f6_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_ror_epi64"(%arg1, %arg0)
 func.func @rotate_60f6_v7(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v8(
 // CHECK-NEXT: "hydride_x86.mm256_ror_epi64"(%arg0)
 func.func @rotate_60f6_v8(%arg0: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v9(
 // CHECK-NEXT: "hydride_x86.mm_mask_ror_epi64"(%arg1, %arg2, %arg0)
 func.func @rotate_60f6_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v10(
 // CHECK-NEXT: "hydride_x86.mm_maskz_ror_epi64"(%arg1, %arg0)
 func.func @rotate_60f6_v10(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v11(
 // CHECK-NEXT: "hydride_x86.mm_ror_epi64"(%arg0)
 func.func @rotate_60f6_v11(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v12(
 // CHECK-NEXT: "hydride_x86.mm512_mask_ror_epi32"(%arg1, %arg2, %arg0)
 func.func @rotate_60f6_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v13(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_ror_epi32"(%arg1, %arg0)
 func.func @rotate_60f6_v13(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v14(
 // CHECK-NEXT: "hydride_x86.mm512_ror_epi32"(%arg0)
 func.func @rotate_60f6_v14(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.rotate_60f6"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.rotate_60f6"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v15(
 // CHECK-NEXT: "hydride_x86.mm512_mask_ror_epi64"(%arg1, %arg2, %arg0)
 func.func @rotate_60f6_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v16(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_ror_epi64"(%arg1, %arg0)
 func.func @rotate_60f6_v16(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0, %arg1) { shift = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @rotate_60f6_v17(
 // CHECK-NEXT: "hydride_x86.mm512_ror_epi64"(%arg0)
 func.func @rotate_60f6_v17(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.rotate_60f6"(%arg0) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.rotate_60f6"(%arg0) { shift = 1 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -15127,126 +15127,126 @@ func.func @funnel_shift_binary_c69f_v17(%arg0: vector<8xi64>, %arg1: vector<8xi6
 // CHECK-LABEL: func.func @permute_var_ternary_imm(
 // CHECK-NEXT: "hydride_x86.mm256_mask_ternarylogic_epi32"(%arg0, %arg3, %arg1, %arg2)
 func.func @permute_var_ternary_imm(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 31 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 31 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v1(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_ternarylogic_epi32"(%arg3, %arg0, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 31 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 31 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v2(
 // CHECK-NEXT: "hydride_x86.mm256_ternarylogic_epi32"(%arg0, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, loop_bound_2 = 31 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, loop_bound_2 = 31 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v3(
 // CHECK-NEXT: "hydride_x86.mm_mask_ternarylogic_epi32"(%arg0, %arg3, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 31 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 31 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v4(
 // CHECK-NEXT: "hydride_x86.mm_maskz_ternarylogic_epi32"(%arg3, %arg0, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 31 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 31 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v5(
 // CHECK-NEXT: "hydride_x86.mm_ternarylogic_epi32"(%arg0, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, loop_bound_2 = 31 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, loop_bound_2 = 31 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_ternarylogic_epi64"(%arg0, %arg3, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 63 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 63 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_ternarylogic_epi64"(%arg3, %arg0, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 63 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 63 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v8(
 // CHECK-NEXT: "hydride_x86.mm256_ternarylogic_epi64"(%arg0, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, loop_bound_2 = 63 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, loop_bound_2 = 63 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v9(
 // CHECK-NEXT: "hydride_x86.mm_mask_ternarylogic_epi64"(%arg0, %arg3, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 63 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 63 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v10(
 // CHECK-NEXT: "hydride_x86.mm_maskz_ternarylogic_epi64"(%arg3, %arg0, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 63 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 63 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v11(
 // CHECK-NEXT: "hydride_x86.mm_ternarylogic_epi64"(%arg0, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, loop_bound_2 = 63 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, loop_bound_2 = 63 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v12(
 // CHECK-NEXT: "hydride_x86.mm512_mask_ternarylogic_epi32"(%arg0, %arg3, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 31 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 31 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v13(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_ternarylogic_epi32"(%arg3, %arg0, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v13(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 31 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 31 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v14(
 // CHECK-NEXT: "hydride_x86.mm512_ternarylogic_epi32"(%arg0, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v14(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, loop_bound_2 = 31 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, loop_bound_2 = 31 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v15(
 // CHECK-NEXT: "hydride_x86.mm512_mask_ternarylogic_epi64"(%arg0, %arg3, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 63 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge_a0>, loop_bound_2 = 63 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v16(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_ternarylogic_epi64"(%arg3, %arg0, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 63 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<zero>, loop_bound_2 = 63 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_ternary_imm_v17(
 // CHECK-NEXT: "hydride_x86.mm512_ternarylogic_epi64"(%arg0, %arg1, %arg2)
 func.func @permute_var_ternary_imm_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { a3 = 1 : i32, loop_bound_2 = 63 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_ternary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, loop_bound_2 = 63 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -15295,42 +15295,42 @@ func.func @move_binary_b8af_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> ve
 // CHECK-LABEL: func.func @move_binary_imm(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shuffle_i32x4"(%arg2, %arg3, %arg0, %arg1)
 func.func @move_binary_imm(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2, %arg3) { index = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @move_binary_imm_v1(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shuffle_i32x4"(%arg2, %arg0, %arg1)
 func.func @move_binary_imm_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @move_binary_imm_v2(
 // CHECK-NEXT: "hydride_x86.mm256_shuffle_i32x4"(%arg0, %arg1)
 func.func @move_binary_imm_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.move_binary_imm"(%arg0, %arg1) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1) { index = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @move_binary_imm_v3(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shuffle_i64x2"(%arg2, %arg3, %arg0, %arg1)
 func.func @move_binary_imm_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2, %arg3) { index = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @move_binary_imm_v4(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shuffle_i64x2"(%arg2, %arg0, %arg1)
 func.func @move_binary_imm_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1, %arg2) { index = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @move_binary_imm_v5(
 // CHECK-NEXT: "hydride_x86.mm256_shuffle_i64x2"(%arg0, %arg1)
 func.func @move_binary_imm_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_binary_imm"(%arg0, %arg1) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.move_binary_imm"(%arg0, %arg1) { index = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
@@ -15344,42 +15344,42 @@ func.func @mask_move_unary(%arg0: vector<16xi1>) -> vector<16xi1> {
 // CHECK-LABEL: func.func @permute_imm_narrow_in_lanes(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shuffle_i32x4"(%arg2, %arg3, %arg0, %arg1)
 func.func @permute_imm_narrow_in_lanes(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v1(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shuffle_i32x4"(%arg2, %arg0, %arg1)
 func.func @permute_imm_narrow_in_lanes_v1(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v2(
 // CHECK-NEXT: "hydride_x86.mm512_shuffle_i32x4"(%arg0, %arg1)
 func.func @permute_imm_narrow_in_lanes_v2(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1) { selector = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shuffle_i64x2"(%arg2, %arg3, %arg0, %arg1)
 func.func @permute_imm_narrow_in_lanes_v3(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2, %arg3) { selector = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v4(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shuffle_i64x2"(%arg2, %arg0, %arg1)
 func.func @permute_imm_narrow_in_lanes_v4(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2) { selector = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v5(
 // CHECK-NEXT: "hydride_x86.mm512_shuffle_i64x2"(%arg0, %arg1)
 func.func @permute_imm_narrow_in_lanes_v5(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1) { selector = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -16072,189 +16072,189 @@ func.func @funnel_shift_ternary_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>, 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shrdi_epi64"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_binary_imm(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shrdi_epi64"(%arg2, %arg3, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v2(
 // CHECK-NEXT: "hydride_x86.mm512_shrdi_epi64"(%arg1, %arg0)
 func.func @funnel_shift_binary_imm_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shrdi_epi64"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shrdi_epi64"(%arg2, %arg3, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v5(
 // CHECK-NEXT: "hydride_x86.mm256_shrdi_epi64"(%arg1, %arg0)
 func.func @funnel_shift_binary_imm_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v6(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shrdi_epi64"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_shrdi_epi64"(%arg2, %arg3, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v8(
 // CHECK-NEXT: "hydride_x86.mm_shrdi_epi64"(%arg1, %arg0)
 func.func @funnel_shift_binary_imm_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v9(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shrdi_epi32"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v9(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v10(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shrdi_epi32"(%arg2, %arg3, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v10(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v11(
 // CHECK-NEXT: "hydride_x86.mm512_shrdi_epi32"(%arg1, %arg0)
 func.func @funnel_shift_binary_imm_v11(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v12(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shrdi_epi32"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shrdi_epi32"(%arg2, %arg3, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v14(
 // CHECK-NEXT: "hydride_x86.mm256_shrdi_epi32"(%arg1, %arg0)
 func.func @funnel_shift_binary_imm_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v15(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shrdi_epi32"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v16(
 // CHECK-NEXT: "hydride_x86.mm_mask_shrdi_epi32"(%arg2, %arg3, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v17(
 // CHECK-NEXT: "hydride_x86.mm_shrdi_epi32"(%arg1, %arg0)
 func.func @funnel_shift_binary_imm_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v18(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shrdi_epi16"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v19(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shrdi_epi16"(%arg2, %arg3, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v20(
 // CHECK-NEXT: "hydride_x86.mm512_shrdi_epi16"(%arg1, %arg0)
 func.func @funnel_shift_binary_imm_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v21(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shrdi_epi16"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v22(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shrdi_epi16"(%arg2, %arg3, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v23(
 // CHECK-NEXT: "hydride_x86.mm256_shrdi_epi16"(%arg1, %arg0)
 func.func @funnel_shift_binary_imm_v23(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v24(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shrdi_epi16"(%arg2, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v25(
 // CHECK-NEXT: "hydride_x86.mm_mask_shrdi_epi16"(%arg2, %arg3, %arg1, %arg0)
 func.func @funnel_shift_binary_imm_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_binary_imm_v26(
 // CHECK-NEXT: "hydride_x86.mm_shrdi_epi16"(%arg1, %arg0)
 func.func @funnel_shift_binary_imm_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.funnel_shift_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -16450,189 +16450,189 @@ func.func @or_shl_ternary_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2:
 // CHECK-LABEL: func.func @or_shl_binary_imm(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shldi_epi64"(%arg2, %arg0, %arg1)
 func.func @or_shl_binary_imm(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shldi_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @or_shl_binary_imm_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v2(
 // CHECK-NEXT: "hydride_x86.mm512_shldi_epi64"(%arg0, %arg1)
 func.func @or_shl_binary_imm_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shldi_epi64"(%arg2, %arg0, %arg1)
 func.func @or_shl_binary_imm_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shldi_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @or_shl_binary_imm_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v5(
 // CHECK-NEXT: "hydride_x86.mm256_shldi_epi64"(%arg0, %arg1)
 func.func @or_shl_binary_imm_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v6(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shldi_epi64"(%arg2, %arg0, %arg1)
 func.func @or_shl_binary_imm_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_shldi_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @or_shl_binary_imm_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v8(
 // CHECK-NEXT: "hydride_x86.mm_shldi_epi64"(%arg0, %arg1)
 func.func @or_shl_binary_imm_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 127 : i32, bit_2 = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v9(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shldi_epi32"(%arg2, %arg0, %arg1)
 func.func @or_shl_binary_imm_v9(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v10(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shldi_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @or_shl_binary_imm_v10(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v11(
 // CHECK-NEXT: "hydride_x86.mm512_shldi_epi32"(%arg0, %arg1)
 func.func @or_shl_binary_imm_v11(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v12(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shldi_epi32"(%arg2, %arg0, %arg1)
 func.func @or_shl_binary_imm_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shldi_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @or_shl_binary_imm_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v14(
 // CHECK-NEXT: "hydride_x86.mm256_shldi_epi32"(%arg0, %arg1)
 func.func @or_shl_binary_imm_v14(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v15(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shldi_epi32"(%arg2, %arg0, %arg1)
 func.func @or_shl_binary_imm_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v16(
 // CHECK-NEXT: "hydride_x86.mm_mask_shldi_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @or_shl_binary_imm_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v17(
 // CHECK-NEXT: "hydride_x86.mm_shldi_epi32"(%arg0, %arg1)
 func.func @or_shl_binary_imm_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 63 : i32, bit_2 = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v18(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_shldi_epi16"(%arg2, %arg0, %arg1)
 func.func @or_shl_binary_imm_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v19(
 // CHECK-NEXT: "hydride_x86.mm512_mask_shldi_epi16"(%arg2, %arg3, %arg0, %arg1)
 func.func @or_shl_binary_imm_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v20(
 // CHECK-NEXT: "hydride_x86.mm512_shldi_epi16"(%arg0, %arg1)
 func.func @or_shl_binary_imm_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v21(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_shldi_epi16"(%arg2, %arg0, %arg1)
 func.func @or_shl_binary_imm_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v22(
 // CHECK-NEXT: "hydride_x86.mm256_mask_shldi_epi16"(%arg2, %arg3, %arg0, %arg1)
 func.func @or_shl_binary_imm_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v23(
 // CHECK-NEXT: "hydride_x86.mm256_shldi_epi16"(%arg0, %arg1)
 func.func @or_shl_binary_imm_v23(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v24(
 // CHECK-NEXT: "hydride_x86.mm_maskz_shldi_epi16"(%arg2, %arg0, %arg1)
 func.func @or_shl_binary_imm_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2) { shift = 1 : i32, masking = #autollvm.masking<zero>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v25(
 // CHECK-NEXT: "hydride_x86.mm_mask_shldi_epi16"(%arg2, %arg3, %arg0, %arg1)
 func.func @or_shl_binary_imm_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1, %arg2, %arg3) { shift = 1 : i32, masking = #autollvm.masking<merge>, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_shl_binary_imm_v26(
 // CHECK-NEXT: "hydride_x86.mm_shldi_epi16"(%arg0, %arg1)
 func.func @or_shl_binary_imm_v26(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.or_shl_binary_imm"(%arg0, %arg1) { shift = 1 : i32, bit = 31 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -16954,126 +16954,126 @@ func.func @xor_shl_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi
 // CHECK-LABEL: func.func @permute_var_binary_imm(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_gf2p8affine_epi64_epi8"(%arg2, %arg1, %arg0)
 func.func @permute_var_binary_imm(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<64xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_gf2p8affine_epi64_epi8"(%arg2, %arg3, %arg1, %arg0)
 func.func @permute_var_binary_imm_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<64xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v2(
 // CHECK-NEXT: "hydride_x86.mm512_gf2p8affine_epi64_epi8"(%arg1, %arg0)
 func.func @permute_var_binary_imm_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { imm = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_gf2p8affine_epi64_epi8"(%arg2, %arg1, %arg0)
 func.func @permute_var_binary_imm_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<32xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_gf2p8affine_epi64_epi8"(%arg2, %arg3, %arg1, %arg0)
 func.func @permute_var_binary_imm_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<32xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v5(
 // CHECK-NEXT: "hydride_x86.mm256_gf2p8affine_epi64_epi8"(%arg1, %arg0)
 func.func @permute_var_binary_imm_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { imm = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v6(
 // CHECK-NEXT: "hydride_x86.mm_maskz_gf2p8affine_epi64_epi8"(%arg2, %arg1, %arg0)
 func.func @permute_var_binary_imm_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<16xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2) { imm = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_gf2p8affine_epi64_epi8"(%arg2, %arg3, %arg1, %arg0)
 func.func @permute_var_binary_imm_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<16xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_v8(
 // CHECK-NEXT: "hydride_x86.mm_gf2p8affine_epi64_epi8"(%arg1, %arg0)
 func.func @permute_var_binary_imm_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { a2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_binary_imm"(%arg0, %arg1) { imm = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_gf2p8affineinv_epi64_epi8"(%arg2, %arg1, %arg0)
 func.func @permute_var_binary_imm_b3a9(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<64xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { imm = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_gf2p8affineinv_epi64_epi8"(%arg2, %arg3, %arg1, %arg0)
 func.func @permute_var_binary_imm_b3a9_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<64xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v2(
 // CHECK-NEXT: "hydride_x86.mm512_gf2p8affineinv_epi64_epi8"(%arg1, %arg0)
 func.func @permute_var_binary_imm_b3a9_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { a2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { imm = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_gf2p8affineinv_epi64_epi8"(%arg2, %arg1, %arg0)
 func.func @permute_var_binary_imm_b3a9_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<32xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { imm = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_gf2p8affineinv_epi64_epi8"(%arg2, %arg3, %arg1, %arg0)
 func.func @permute_var_binary_imm_b3a9_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<32xi1>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v5(
 // CHECK-NEXT: "hydride_x86.mm256_gf2p8affineinv_epi64_epi8"(%arg1, %arg0)
 func.func @permute_var_binary_imm_b3a9_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { a2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { imm = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v6(
 // CHECK-NEXT: "hydride_x86.mm_maskz_gf2p8affineinv_epi64_epi8"(%arg2, %arg1, %arg0)
 func.func @permute_var_binary_imm_b3a9_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<16xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2) { imm = 1 : i32, masking = #autollvm.masking<zero>, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_gf2p8affineinv_epi64_epi8"(%arg2, %arg3, %arg1, %arg0)
 func.func @permute_var_binary_imm_b3a9_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<16xi1>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1, %arg2, %arg3) { imm = 1 : i32, masking = #autollvm.masking<merge>, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permute_var_binary_imm_b3a9_v8(
 // CHECK-NEXT: "hydride_x86.mm_gf2p8affineinv_epi64_epi8"(%arg1, %arg0)
 func.func @permute_var_binary_imm_b3a9_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { a2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.permute_var_binary_imm_b3a9"(%arg0, %arg1) { imm = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -17178,56 +17178,56 @@ func.func @move_unary_to_i64(%arg0: vector<2xi64>) -> vector<2xi64> {
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow(
 // CHECK-NEXT: "hydride_x86.mm_extract_epi16"(%arg0)
 func.func @shr_by_imm_u_narrow(%arg0: vector<8xi16>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 2 : i32 } : (vector<8xi16>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, bit = 15 : i32, bit_2 = 2 : i32 } : (vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v1(
 // CHECK-NEXT: "hydride_x86.mm_extract_epi8"(%arg0)
 func.func @shr_by_imm_u_narrow_v1(%arg0: vector<16xi8>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 3 : i32 } : (vector<16xi8>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, bit = 7 : i32, bit_2 = 3 : i32 } : (vector<16xi8>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v2(
 // CHECK-NEXT: "hydride_x86.mm_extract_epi32"(%arg0)
 func.func @shr_by_imm_u_narrow_v2(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 1 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, bit = 31 : i32, bit_2 = 1 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v3(
 // CHECK-NEXT: "hydride_x86.mm_extract_epi64"(%arg0)
 func.func @shr_by_imm_u_narrow_v3(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 0 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { shift = 1 : i32, bit = 63 : i32, bit_2 = 0 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
 // CHECK-LABEL: func.func @move_narrow(
 // CHECK-NEXT: "hydride_x86.mm_insert_epi16"(%arg0, %arg1)
 func.func @move_narrow(%arg0: vector<8xi16>, %arg1: i32) -> vector<8xi16> {
-  %0 = "autollvm.move_narrow"(%arg0, %arg1) { a1 = 1 : i32, bit = 2 : i32 } : (vector<8xi16>, i32) -> vector<8xi16>
+  %0 = "autollvm.move_narrow"(%arg0, %arg1) { index = 1 : i32, bit = 2 : i32 } : (vector<8xi16>, i32) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @move_narrow_v1(
 // CHECK-NEXT: "hydride_x86.mm_insert_epi8"(%arg0, %arg1)
 func.func @move_narrow_v1(%arg0: vector<16xi8>, %arg1: i32) -> vector<16xi8> {
-  %0 = "autollvm.move_narrow"(%arg0, %arg1) { a1 = 1 : i32, bit = 3 : i32 } : (vector<16xi8>, i32) -> vector<16xi8>
+  %0 = "autollvm.move_narrow"(%arg0, %arg1) { index = 1 : i32, bit = 3 : i32 } : (vector<16xi8>, i32) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @move_narrow_v2(
 // CHECK-NEXT: "hydride_x86.mm_insert_epi32"(%arg0, %arg1)
 func.func @move_narrow_v2(%arg0: vector<4xi32>, %arg1: i32) -> vector<4xi32> {
-  %0 = "autollvm.move_narrow"(%arg0, %arg1) { a1 = 1 : i32, bit = 1 : i32 } : (vector<4xi32>, i32) -> vector<4xi32>
+  %0 = "autollvm.move_narrow"(%arg0, %arg1) { index = 1 : i32, bit = 1 : i32 } : (vector<4xi32>, i32) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @move_narrow_v3(
 // CHECK-NEXT: "hydride_x86.mm_insert_epi64"(%arg0, %arg1)
 func.func @move_narrow_v3(%arg0: vector<2xi64>, %arg1: i64) -> vector<2xi64> {
-  %0 = "autollvm.move_narrow"(%arg0, %arg1) { a1 = 1 : i32, bit = 0 : i32 } : (vector<2xi64>, i64) -> vector<2xi64>
+  %0 = "autollvm.move_narrow"(%arg0, %arg1) { index = 1 : i32, bit = 0 : i32 } : (vector<2xi64>, i64) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 

@@ -18,7 +18,7 @@
 // AVX512: autollvm.dot_acc_su_widen %arg0, %arg1, %arg2
 // AVX2-LABEL: func.func @dot4
 // AVX2-DAG: arith.andi %{{.*}}, %{{.*}} : vector<16xi16>
-// AVX2-DAG: autollvm.shr_by_imm_u %{{.*}} {a0 = 8 : i32
+// AVX2-DAG: autollvm.shr_by_imm_u %{{.*}} {{{.*}}shift = 8 : i32
 // AVX2-DAG: arith.shrsi
 // AVX2: %[[E:.*]] = autollvm.dot_s
 // AVX2: %[[S:.*]] = autollvm.add %arg2, %[[E]]

@@ -115,10 +115,7 @@ impl fmt::Display for Attr {
 #[derive(Clone, Debug, PartialEq)]
 pub enum NewAttr {
     /// An integer attribute of type `i{bits}`.
-    Int {
-        value: BigInt,
-        bits: u32,
-    },
+    Int { value: BigInt, bits: u32 },
     /// `array<i64: …>`.
     I64s(Vec<i64>),
     /// `array<i32: …>`.
