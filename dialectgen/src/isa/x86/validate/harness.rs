@@ -13,46 +13,59 @@ pub fn c_program(tests: &[CallSignature]) -> String {
     let mut s = String::new();
     s.push_str("#include <immintrin.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n\n");
     for (k, t) in tests.iter().enumerate() {
-        let _ = writeln!(s, "/* {} */", t.name);
-        let _ = writeln!(s, "static void t{k}(const uint8_t *in, uint8_t *out, unsigned imm) {{");
-        let mut offset = 0;
-        let mut call_args = Vec::new();
-        for (i, a) in t.args.iter().enumerate() {
-            if Some(i) == t.imm_index {
-                call_args.push(None);
-                continue;
-            }
-            let bytes = a.width / 8;
-            let _ = writeln!(s, "  {} a{i}; memcpy(&a{i}, in + {offset}, {bytes});", a.c_type);
-            offset += bytes;
-            call_args.push(Some(format!("a{i}")));
-        }
-        let call = |imm: Option<u32>| -> String {
-            let args: Vec<String> = call_args
-                .iter()
-                .enumerate()
-                .map(|(i, a)| match a {
-                    Some(a) => a.clone(),
-                    None => format!("({}){}", t.args[i].c_type, imm.unwrap_or(0)),
-                })
-                .collect();
-            format!("{}({})", t.name, args.join(", "))
-        };
-        let _ = writeln!(s, "  {} r;", t.ret_c_type);
-        match t.imm_values.as_deref() {
-            None => {
-                let _ = writeln!(s, "  (void)imm;\n  r = {};", call(None));
-            }
-            Some(values) => {
-                let _ = writeln!(s, "  switch (imm) {{");
-                for v in values {
-                    let _ = writeln!(s, "  case {v}: r = {}; break;", call(Some(*v)));
-                }
-                let _ = writeln!(s, "  default: abort();\n  }}");
-            }
-        }
-        let _ = writeln!(s, "  memcpy(out, &r, {});\n}}\n", t.ret_width / 8);
+        test_function(&mut s, k, t);
     }
+    tables(&mut s, tests);
+    s.push_str(MAIN);
+    s
+}
+
+/// Test `k`'s C function: `t`'s arguments unpacked from the input, the call
+/// (one per immediate value where it takes one), the result stored.
+fn test_function(s: &mut String, k: usize, t: &CallSignature) {
+    let _ = writeln!(s, "/* {} */", t.name);
+    let _ = writeln!(s, "static void t{k}(const uint8_t *in, uint8_t *out, unsigned imm) {{");
+    let mut offset = 0;
+    let mut call_args = Vec::new();
+    for (i, a) in t.args.iter().enumerate() {
+        if Some(i) == t.imm_index {
+            call_args.push(None);
+            continue;
+        }
+        let bytes = a.width / 8;
+        let _ = writeln!(s, "  {} a{i}; memcpy(&a{i}, in + {offset}, {bytes});", a.c_type);
+        offset += bytes;
+        call_args.push(Some(format!("a{i}")));
+    }
+    let call = |imm: Option<u32>| -> String {
+        let args: Vec<String> = call_args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| match a {
+                Some(a) => a.clone(),
+                None => format!("({}){}", t.args[i].c_type, imm.unwrap_or(0)),
+            })
+            .collect();
+        format!("{}({})", t.name, args.join(", "))
+    };
+    let _ = writeln!(s, "  {} r;", t.ret_c_type);
+    match t.imm_values.as_deref() {
+        None => {
+            let _ = writeln!(s, "  (void)imm;\n  r = {};", call(None));
+        }
+        Some(values) => {
+            let _ = writeln!(s, "  switch (imm) {{");
+            for v in values {
+                let _ = writeln!(s, "  case {v}: r = {}; break;", call(Some(*v)));
+            }
+            let _ = writeln!(s, "  default: abort();\n  }}");
+        }
+    }
+    let _ = writeln!(s, "  memcpy(out, &r, {});\n}}\n", t.ret_width / 8);
+}
+
+/// The tables `main` dispatches by: each test's function, input and output sizes.
+fn tables(s: &mut String, tests: &[CallSignature]) {
     s.push_str("typedef void (*test_fn)(const uint8_t *, uint8_t *, unsigned);\n");
     let _ = writeln!(
         s,
@@ -69,8 +82,12 @@ pub fn c_program(tests: &[CallSignature]) -> String {
         "static const unsigned OUT_SIZE[] = {{ {} }};",
         tests.iter().map(|t| (t.ret_width / 8).to_string()).collect::<Vec<_>>().join(", ")
     );
-    s.push_str(
-        r#"
+}
+
+/// The program's `main`: reads `[u32 test][u32 imm][argument bytes]`
+/// records from its first argument's file, runs each, writes each result to
+/// its second's.
+const MAIN: &str = r#"
 int main(int argc, char **argv) {
   if (argc != 3) return 2;
   FILE *f = fopen(argv[1], "rb");
@@ -98,7 +115,4 @@ int main(int argc, char **argv) {
   }
   return 0;
 }
-"#,
-    );
-    s
-}
+"#;
