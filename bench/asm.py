@@ -8,14 +8,25 @@ LLVM = "/usr/lib/llvm-22/bin"
 VECTOR_REGISTER = re.compile(r"%[xyz]mm\d|\bv\d+(\.\d*[bhsd])?\b|\bq\d+\b|\bw\d+\b|\bv\d+:\d+\b")
 # Comments: `//` (AArch64, Hexagon), `#` alone or before a space (x86; `#4` is an AArch64 immediate).
 COMMENT = re.compile(r"//.*|(^|\s)#(\s.*|$)")
+# An x86 assembler pseudo-prefix before a mnemonic (`{vex} vpdpwssd`: AVX-VNNI's VEX
+# form, `{evex}`, `{disp32}`, `{load}`, …): a word in braces, then space. A Hexagon
+# packet's brace is alone or followed by a space.
+X86_PSEUDO_PREFIX = re.compile(r"^\{[a-z][a-z0-9]*\}(?=\s)")
 BRANCH = re.compile(r"^(j\w*|b(\.\w+)?|cbn?z|tbn?z|(if \(.*\) )?jump(:\w+)?)\b")
+
+
+def opens_packet(line):
+    """Whether `line` opens a Hexagon packet: it starts with a brace that is
+    not an x86 pseudo-prefix."""
+    return line.startswith("{") and not X86_PSEUDO_PREFIX.match(line)
 
 
 def packet_brace(insn):
     """`insn` without the braces of a Hexagon packet around it; an x86
-    write mask or zeroing (`{%k1}`, `{z}`) at its end stays."""
+    pseudo-prefix (`{vex}`) at its start and a write mask or zeroing
+    (`{%k1}`, `{z}`) at its end stay."""
     insn = insn.strip()
-    if insn.startswith("{"):
+    if opens_packet(insn):
         insn = insn[1:].strip()
     if insn.endswith("}") and not re.search(r"\{[^{}]*\}$", insn):
         insn = insn[:-1].strip()
@@ -37,7 +48,7 @@ def loops(asm):
             continue
         endloop = re.search(r":endloop\d", t)
         t = re.sub(r":endloop\d", "", t).strip()
-        if t.startswith("{"):
+        if opens_packet(t):
             packet = []
             current.append(packet)
         for insn in (packet_brace(i) for i in t.split(";")):

@@ -3,7 +3,9 @@
 
 import unittest
 
-from asm import hot_loop, hot_packets
+import math
+
+from asm import hot_loop, hot_packets, mca_cycles
 
 X86 = """
 f:
@@ -35,6 +37,17 @@ AARCH64 = """
 \tb.ne\t.LBB1_6
 """
 
+# clang -O2 -march=alderlake: AVX-VNNI's VEX form carries the `{vex}` pseudo-prefix.
+X86_AVX_VNNI = """
+.LBB0_11:                               # =>This Inner Loop Header: Depth=1
+\tvmovdqu\t(%rsi,%rdx,2), %xmm1
+\tvmovdqu\t(%rdi,%rdx,2), %xmm2
+\t{vex}\tvpdpwssd\t%xmm1, %xmm2, %xmm0
+\taddq\t$8, %rdx
+\tcmpq\t%rdx, %rax
+\tjne\t.LBB0_11
+"""
+
 HEXAGON = """
 .LBB2_7:                                // outer
 \t{
@@ -57,6 +70,13 @@ class HotLoop(unittest.TestCase):
     def test_x86_takes_the_vector_body_not_the_remainder(self):
         self.assertEqual(hot_loop(X86), ["vmovdqu64\t(%rdi,%rax), %zmm0", "vpaddusb\t(%rsi,%rax), %zmm0, %zmm0",
                                          "vmovdqu8\t%zmm0, %zmm1 {%k1} {z}", "addq\t$64, %rax", "jne\t.LBB0_3"])
+
+    def test_x86_pseudo_prefix_is_kept_and_opens_no_packet(self):
+        loop = hot_loop(X86_AVX_VNNI)
+        self.assertEqual(len(loop), 6)
+        self.assertEqual(loop[2], "{vex}\tvpdpwssd\t%xmm1, %xmm2, %xmm0")
+        # llvm-mca prices it on a CPU with AVX-VNNI (it rejected `vex}`).
+        self.assertTrue(math.isfinite(mca_cycles(loop, "alderlake")))
 
     def test_aarch64_keeps_immediates_and_drops_comments(self):
         loop = hot_loop(AARCH64)
