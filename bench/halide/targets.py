@@ -25,11 +25,23 @@ TARGETS = {
 }
 
 
+# What Halide's own host detection asks of a CPU for each AVX-512 feature set
+# (Halide 21's Target.cpp): Sapphire Rapids adds AVX512-FP16 and AVX-VNNI to
+# Zen 4's, which adds VNNI and BF16 to Cannon Lake's.
+AVX512_SKYLAKE = {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"}
+AVX512_ZEN4 = AVX512_SKYLAKE | {"avx512ifma", "avx512vbmi", "avx512_vnni", "avx512_bf16"}
+AVX512_SAPPHIRERAPIDS = AVX512_ZEN4 | {"avx512_fp16", "avx_vnni"}
+
+
 def for_x86_host(features, mca_cpu):
-    """The Halide target for an x86 host with these /proc/cpuinfo flags."""
-    if {"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_vnni", "avx512_bf16"} <= features:
+    """The Halide target for an x86 host with these /proc/cpuinfo flags: the
+    widest feature set Halide names that the host has (Halide tunes for AMD
+    cores only)."""
+    if AVX512_SAPPHIRERAPIDS <= features:
+        isa = "avx512_sapphirerapids"
+    elif AVX512_ZEN4 <= features:
         isa = "avx512_zen4"
-    elif {"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd"} <= features:
+    elif AVX512_SKYLAKE <= features:
         isa = "avx512_skylake"
     elif {"avx2", "fma", "f16c"} <= features:
         isa = "avx-avx2-f16c-fma-sse41"
