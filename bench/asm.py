@@ -89,12 +89,14 @@ class McaError(Exception):
     pass
 
 
-def mca_cycles(loop, cpu, triple=None):
-    """llvm-mca's cycles per iteration of the loop on `cpu` (100 iterations);
-    NaN for no loop, McaError if llvm-mca fails on one."""
+def mca_cycles(loop, cpu, triple=None, mattr=None):
+    """llvm-mca's cycles per iteration of the loop on `cpu` (100 iterations;
+    `mattr`: features beyond or short of the CPU's own); NaN for no loop,
+    McaError if llvm-mca fails on one."""
     if not loop:
         return float("nan")
     args = [f"{LLVM}/llvm-mca", f"-mcpu={cpu}", "-iterations=100"] + ([f"-mtriple={triple}"] if triple else [])
+    args += [f"-mattr={mattr}"] if mattr else []
     p = subprocess.run(args, input="\n".join(loop) + "\n", capture_output=True, text=True)
     m = re.search(r"Total Cycles:\s+(\d+)", p.stdout)
     if p.returncode != 0 or not m:
