@@ -1,8 +1,8 @@
 //! Names for a class's immediates after their role: the canonical names
 //! classification compares templates by (`a0`, `a1`, …) say where an
 //! argument stands, not what it does, and they become attribute names of the
-//! class's op. An immediate is renamed after what its first use does
-//! ([`super::roles::immediate_role`]): `shift`, `selector`, `index`,
+//! class's op. An immediate is renamed after what its strongest use does,
+//! its value followed into locals and helpers ([`super::roles::immediate_role`]): `shift`, `selector`, `index`,
 //! `predicate`, `operator`, `width`, `count`, or `imm` for an operand of the
 //! arithmetic; so are the parameters named after it (`a0_imm_bits` becomes
 //! `shift_imm_bits`). A name the template already uses gets `_2`, `_3`, ….

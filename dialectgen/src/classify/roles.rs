@@ -61,7 +61,6 @@ pub fn role_of(t: &Semantics, var: &str) -> Option<Role> {
 /// the locals assigned from it and the template's helpers it is passed to.
 /// One a condition reads is a [`Role::Selector`].
 pub fn immediate_role(t: &Semantics, var: &str) -> Option<Role> {
-    let helpers: Vec<&Function> = t.functions.iter().collect();
     let mut work: Vec<(&[Stmt], String)> = std::iter::once(&t.body)
         .chain(t.functions.iter().map(|f| &f.body))
         .map(|b| (b.as_slice(), var.to_string()))
@@ -72,7 +71,7 @@ pub fn immediate_role(t: &Semantics, var: &str) -> Option<Role> {
         if !seen.insert((body.as_ptr(), v.clone())) {
             continue;
         }
-        let uses = Uses::scan(body, &v, Role::Selector, &helpers);
+        let uses = Uses::scan(body, &v, Role::Selector, &t.functions);
         roles.extend(uses.roles);
         work.extend(uses.copies.into_iter().map(|local| (body, local)));
         for (helper, i) in uses.passed {
@@ -105,14 +104,14 @@ struct Uses<'a, 'h> {
     var: &'a str,
     /// The role of a number a condition reads directly.
     condition: Role,
-    helpers: &'h [&'h Function],
+    helpers: &'h [Function],
     roles: Vec<Role>,
     copies: Vec<String>,
     passed: Vec<(&'h Function, usize)>,
 }
 
 impl<'a, 'h> Uses<'a, 'h> {
-    fn scan(body: &[Stmt], var: &'a str, condition: Role, helpers: &'h [&'h Function]) -> Uses<'a, 'h> {
+    fn scan(body: &[Stmt], var: &'a str, condition: Role, helpers: &'h [Function]) -> Uses<'a, 'h> {
         let mut u = Uses { var, condition, helpers, roles: Vec::new(), copies: Vec::new(), passed: Vec::new() };
         u.stmts(body);
         u
@@ -199,27 +198,28 @@ impl<'a, 'h> Uses<'a, 'h> {
                 self.expr(then, role);
                 self.expr(otherwise, role);
             }
-            // A template helper's arguments are its parameters' values.
-            Expr::Call { func, args } if self.helpers.iter().any(|h| h.name == *func) => {
-                let helper = *self.helpers.iter().find(|h| h.name == *func).expect("just found");
-                for (i, a) in args.iter().enumerate() {
-                    if self.reads(a) {
-                        self.passed.push((helper, i));
+            Expr::Call { func, args } => match self.helpers.iter().find(|h| h.name == *func) {
+                // A template helper's arguments are its parameters' values.
+                Some(helper) => {
+                    for (i, a) in args.iter().enumerate() {
+                        if self.reads(a) {
+                            self.passed.push((helper, i));
+                        }
                     }
                 }
-            }
-            // A built-in helper's first argument is the value; the others are
-            // widths and flags, but for `ShiftInt`'s shift amount.
-            Expr::Call { func, args } => {
-                for (i, a) in args.iter().enumerate() {
-                    let arg_role = match i {
-                        0 => role,
-                        1 if func == "ShiftInt" => Role::Shift,
-                        _ => Role::Width,
-                    };
-                    self.expr(a, arg_role);
+                // A built-in helper's first argument is the value; the others
+                // are widths and flags, but for `ShiftInt`'s shift amount.
+                None => {
+                    for (i, a) in args.iter().enumerate() {
+                        let arg_role = match i {
+                            0 => role,
+                            1 if func == "ShiftInt" => Role::Shift,
+                            _ => Role::Width,
+                        };
+                        self.expr(a, arg_role);
+                    }
                 }
-            }
+            },
         }
     }
 }

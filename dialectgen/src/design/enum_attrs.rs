@@ -3,6 +3,7 @@
 //! ops use, and the per-op constraint that limits an op to its own cases
 //! and gives the attribute its default.
 
+use super::tablegen::{camel_case, escape};
 use super::{AttrDomain, DialectDesign};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -21,17 +22,6 @@ pub struct OdsEnum {
     pub summary: String,
 }
 
-/// `masking` as a C++ type name: `Masking`.
-fn cpp_name(attribute: &str) -> String {
-    attribute
-        .split('_')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
-        })
-        .collect()
-}
-
 /// The enum attributes of `design`, by attribute name.
 pub fn enums(design: &DialectDesign, prefix: &str) -> Vec<OdsEnum> {
     let mut by_name: BTreeMap<&str, (Option<&str>, Vec<&str>, &str)> = BTreeMap::new();
@@ -48,13 +38,13 @@ pub fn enums(design: &DialectDesign, prefix: &str) -> Vec<OdsEnum> {
         .map(|(name, (default, mut cases, summary))| {
             cases.sort_by_key(|c| (Some(*c) != default, *c));
             cases.dedup();
-            let cpp_name = cpp_name(name);
+            let cpp_name = camel_case(name);
             OdsEnum {
                 record: format!("{prefix}_{cpp_name}"),
                 cpp_name,
                 mnemonic: name.to_string(),
                 cases: cases.into_iter().map(String::from).collect(),
-                summary: summary.replace('"', "'"),
+                summary: escape(summary),
             }
         })
         .collect()
@@ -63,7 +53,7 @@ pub fn enums(design: &DialectDesign, prefix: &str) -> Vec<OdsEnum> {
 /// The ODS constraint of attribute `name` of an op that takes `cases` of
 /// its enum, absent meaning `default`.
 pub fn case_constraint(prefix: &str, namespace: &str, name: &str, cases: &[String], default: Option<&str>) -> String {
-    let cpp = cpp_name(name);
+    let cpp = camel_case(name);
     let checks: Vec<String> = cases.iter().map(|c| format!("v == {namespace}::{cpp}::{c}")).collect();
     let confined = format!(
         "ConfinedAttr<{prefix}_{cpp}Attr, [AttrConstraint<CPred<\"[]({namespace}::{cpp} v) {{ return {}; }}(::llvm::cast<{namespace}::{cpp}Attr>($_self).getValue())\">, \"one of {}\">]>",

@@ -7,6 +7,7 @@ pub mod derived;
 pub mod enum_attrs;
 pub mod ods;
 pub mod render;
+pub mod tablegen;
 
 use serde::Serialize;
 
@@ -145,7 +146,7 @@ impl Variant {
             .filter_map(|(n, a)| {
                 let v = match a {
                     Allowed::Int(v) => int_attribute(v),
-                    Allowed::Case(c) => format!("#{dialect}.{n}<{c}>"),
+                    Allowed::Case(c) => enum_case(dialect, n, c),
                     Allowed::DefaultCase(_) => return None,
                     Allowed::Range(lo, hi) => format!("{} : i32", if *lo <= 1 && 1 <= *hi { 1 } else { *lo }),
                 };
@@ -153,6 +154,12 @@ impl Variant {
             })
             .collect()
     }
+}
+
+/// The MLIR text of case `case` of `dialect`'s enum attribute `attribute`:
+/// `#autollvm.masking<merge>`.
+pub fn enum_case(dialect: &str, attribute: &str, case: &str) -> String {
+    format!("#{dialect}.{attribute}<{case}>")
 }
 
 /// An integer attribute's MLIR text, typed `i32`, `i64` or `i128`, the

@@ -6,6 +6,7 @@
 //! an attribute that takes listed integers checks its value against them.
 
 use super::enum_attrs::{case_constraint, enums, OdsEnum};
+use super::tablegen::{camel_case, escape};
 use super::{AttrDesign, AttrDomain, DialectDesign, OpDesign, ValueDesign};
 use crate::llvm_lowering::OpLowering;
 use serde::Serialize;
@@ -54,14 +55,7 @@ pub struct OdsOp {
 /// lower to LLVM directly, as autollvm), which `mlir-tblgen
 /// -gen-dialect-doc` puts in the dialect's reference.
 pub fn ods_dialect(design: &DialectDesign, lowerings: Option<&LoweringTable>) -> OdsDialect {
-    let prefix: String = design
-        .name
-        .split('_')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
-        })
-        .collect();
+    let prefix = camel_case(&design.name);
     let namespace = format!("::{}", design.name.replace('_', "::"));
     OdsDialect {
         name: design.name.clone(),
@@ -177,11 +171,6 @@ fn attribute_constraint(prefix: &str, namespace: &str, a: &AttrDesign) -> String
         checks.join(" || "),
         ints.join(", ")
     )
-}
-
-/// `s` safe inside a TableGen string literal.
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 #[cfg(test)]

@@ -126,16 +126,19 @@ pub fn uncapped<T>(f: impl FnOnce() -> T) -> T {
 
 /// The name of a `#vector.kind<…>` attribute (`add`).
 pub fn combining_kind(attr: Attribute) -> Option<String> {
-    // SAFETY: a live attribute; the answer is null or a static string.
-    let s = unsafe { hydride_combining_kind(attr.to_raw()) };
-    // SAFETY: non-null answers point to `length` bytes of a static string.
-    (!s.data.is_null()).then(|| unsafe { string(s) })
+    enum_name(attr, hydride_combining_kind)
 }
 
 /// The case of an `#autollvm.masking<…>` attribute (`merge`).
 pub fn masking_case(attr: Attribute) -> Option<String> {
+    enum_name(attr, hydride_masking_case)
+}
+
+/// What a shim query that names an enum attribute's case (a static string,
+/// or null where `attr` is not of its kind) answers for `attr`.
+fn enum_name(attr: Attribute, query: unsafe extern "C" fn(MlirAttribute) -> MlirStringRef) -> Option<String> {
     // SAFETY: a live attribute; the answer is null or a static string.
-    let s = unsafe { hydride_masking_case(attr.to_raw()) };
+    let s = unsafe { query(attr.to_raw()) };
     // SAFETY: non-null answers point to `length` bytes of a static string.
     (!s.data.is_null()).then(|| unsafe { string(s) })
 }

@@ -13,7 +13,8 @@ use crate::variants::VariantTable;
 use dialectgen::classify::cross_isa::member_isa;
 use dialectgen::classify::engine::{member_semantics, ClassMember, ClassParam, SimilarityClass};
 use dialectgen::classify::mask::{MaskShape, Masking};
-use dialectgen::design::Allowed;
+use dialectgen::design::build::AUTOLLVM;
+use dialectgen::design::{enum_case, Allowed};
 use dialectgen::sema::ir::{Arg, ArgKind, Semantics};
 use rayon::prelude::*;
 use serde_json::value::RawValue;
@@ -424,7 +425,7 @@ fn split_attributes(attributes: &[(String, Allowed)]) -> Result<SplitAttributes,
                 Some(a) => fixed.push((name.clone(), a)),
                 None => return Err(TableError::NotAnInteger { name: name.clone(), value: v.clone() }),
             },
-            Allowed::Case(v) => fixed.push((name.clone(), NewAttr::Parsed(format!("#autollvm.{name}<{v}>")))),
+            Allowed::Case(v) => fixed.push((name.clone(), NewAttr::Parsed(enum_case(AUTOLLVM, name, v)))),
             // Left out: its absence is this case.
             Allowed::DefaultCase(_) => {}
             Allowed::Range(lo, hi) => ranges.push((name.clone(), *lo, *hi)),
@@ -443,7 +444,7 @@ fn class_candidates(
 ) -> Result<Vec<Candidate>, TableError> {
     let mut candidates = Vec::new();
     let (class, head, members) = db_class.split()?;
-    let class_op = format!("autollvm.{}", class.name);
+    let class_op = format!("{AUTOLLVM}.{}", class.name);
     let class_variants = variants.variants(&class_op);
     for (m, cost) in members {
         let (member_isa, name) = member_isa(&m.intrinsic);
