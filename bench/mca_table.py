@@ -1,7 +1,8 @@
 """Prices hydride's hot loop against LLVM's own path on every CPU of a set, by
 that CPU's llvm-mca model: for each suite kernel and each target, both paths'
-LLVM IR (the same IR `scripts/bench` runs) goes through llc tuned for each
-CPU that can run the target, and llvm-mca on that CPU prices the hot loop.
+LLVM IR (the same IR `scripts/bench` runs, hydride's lowered for that CPU with
+`cpu=`, as a user compiling for it would) goes through llc tuned for each CPU
+that can run the target, and llvm-mca on that CPU prices the hot loop.
 
 A CPU runs a target when it has the target's features: `x86-avx512` is Zen 4's
 feature set, `x86-avx2` x86-64-v3's, `aarch64-neon-dotprod-i8mm` Armv8.6-A's
@@ -61,17 +62,23 @@ def loop_on(ll_file, target, cpu, work):
 
 
 def price(k, target, work):
-    """{cpu: (LLVM's cycles, hydride's cycles)} for kernel `k` at `target`."""
-    lowered = hydride_lower(k.mlir, os.path.join(work, "cache"), target.name, target.isa)
-    files = {}
-    for tag, ll in (("llvm", to_llvm_ir(k.mlir)), ("hydride", to_llvm_ir(lowered, "hydride_"))):
-        files[tag] = os.path.join(work, f"{k.name}.{tag}.ll")
-        with open(files[tag], "w") as f:
+    """{cpu: (LLVM's cycles, hydride's cycles)} for kernel `k` at `target`,
+    hydride lowering for each CPU (`cpu=`) as a user compiling for it would."""
+    def written(tag, ll):
+        path = os.path.join(work, f"{k.name}.{tag}.ll")
+        with open(path, "w") as f:
             f.write(ll)
-    cycles = {}
+        return path
+
+    llvm_file = written("llvm", to_llvm_ir(k.mlir))
+    cycles, files = {}, {}
     for cpu in target.cpus:
-        priced = [mca_cycles(loop_on(files[tag], target, cpu, work), cpu, target.triple, target.mattr)
-                  for tag in ("llvm", "hydride")]
+        ll = to_llvm_ir(hydride_lower(k.mlir, os.path.join(work, "cache"), target.name, target.isa, cpu=cpu),
+                        "hydride_")
+        if ll not in files:
+            files[ll] = written(f"hydride-{len(files)}", ll)
+        priced = [mca_cycles(loop_on(path, target, cpu, work), cpu, target.triple, target.mattr)
+                  for path in (llvm_file, files[ll])]
         cycles[cpu] = tuple(priced)
     return cycles
 

@@ -94,11 +94,13 @@ def run(args, stdin=None, cwd=None):
     return p.stdout
 
 
-def hydride_lower(mlir, cache, target, isa="x86", proof_ms=None):
-    """hydride's lowering of `mlir` for `target` (lower-to-autollvm's name),
-    through the dialect of `isa` to the LLVM dialect; `proof_ms`: Z3's budget
-    per proof if not the pass's default."""
+def hydride_lower(mlir, cache, target, isa="x86", proof_ms=None, cpu=None):
+    """hydride's lowering of `mlir` for `target` (lower-to-autollvm's name)
+    and `cpu` (LLVM's name; default: the target's), through the dialect of
+    `isa` to the LLVM dialect; `proof_ms`: Z3's budget per proof if not the
+    pass's default."""
     budget = f" proof-ms={proof_ms} window-ms={max(60000, 2 * proof_ms)}" if proof_ms else ""
+    budget += f" cpu={cpu}" if cpu else ""
     pipeline = (f"builtin.module(lower-to-autollvm{{target={target} cache-dir={cache}{budget}}},"
                 f"convert-autollvm-to-{isa},convert-hydride-{isa}-to-llvm)")
     return run([f"{LLVM}/mlir-opt", f"--load-dialect-plugin={PLUGIN}", f"--load-pass-plugin={PLUGIN}",

@@ -133,7 +133,10 @@ fn generate_isa(isa: &dyn Isa, opts: &GenOptions, progress: &dyn Progress) -> Re
         report["llvm_lowering"] = coverage;
     }
     let table = one_entry_per_line(lowerings.table.iter().map(|(op, l)| (op.clone(), l)))?;
-    let files = vec![(format!("{name}/class-database.json"), db), (format!("{name}/llvm-lowering.json"), table)];
+    let mut files = vec![(format!("{name}/class-database.json"), db), (format!("{name}/llvm-lowering.json"), table)];
+    if let Some(costs) = &lowerings.cpu_costs {
+        files.push((format!("{name}/cpu-costs.json"), crate::cpu_costs::table::render(costs, GENERATED_BY)?));
+    }
     let lowerings = lowerings.table;
     Ok(IsaOutput { semantics: semantics.to_vec(), classes, stats, dialect, report, files, lowerings })
 }

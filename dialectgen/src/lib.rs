@@ -3,6 +3,7 @@
 
 pub mod changes;
 pub mod classify;
+pub mod cpu_costs;
 pub mod design;
 pub mod eval;
 pub mod fnv;

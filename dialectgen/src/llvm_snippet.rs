@@ -75,7 +75,7 @@ pub fn inline_wrappers(compiler: &Path, ll: &Path) -> std::io::Result<Result<(),
 }
 
 /// The LLVM tool `tool` of the same version and directory as `compiler`.
-fn tool_beside(compiler: &Path, tool: &str) -> PathBuf {
+pub fn tool_beside(compiler: &Path, tool: &str) -> PathBuf {
     let name = compiler.file_name().and_then(|n| n.to_str()).unwrap_or("clang");
     let tool = match name.strip_prefix("clang-") {
         Some(version) => format!("{tool}-{version}"),

@@ -18,16 +18,16 @@
 // HELP: --hydride-synthesize
 // HELP: --block-ms=
 // HELP: --lower-to-autollvm
-// PIPELINE: hydride-contract-elementwise{remarks=false target=x86-avx2},
-// PIPELINE-NEXT: hydride-even-odd{remarks=false target=x86-avx2},
-// PIPELINE-NEXT: hydride-sum-as-dot{cache-dir= proof-ms=20000 remarks=false target=x86-avx2},
-// PIPELINE-NEXT: hydride-split-contract{remarks=false target=x86-avx2},
-// PIPELINE-NEXT: hydride-equal-weights{cache-dir= proof-ms=20000 remarks=false target=x86-avx2},
-// PIPELINE-NEXT: hydride-deinterleaved-extrema{cache-dir= proof-ms=20000 remarks=false target=x86-avx2},
-// PIPELINE-NEXT: hydride-synthesize{block-ms=20000 cache-dir= max-ops=16 proof-ms=20000 remarks=false target=x86-avx2 two-step-budget=8000 window-ms=60000},
-// PIPELINE-NEXT: hydride-in-place-widening{cache-dir= proof-ms=20000 remarks=false target=x86-avx2},
-// PIPELINE-NEXT: hydride-column-extrema{cache-dir= proof-ms=20000 remarks=false target=x86-avx2},
-// PIPELINE-NEXT: hydride-piece-order{cache-dir= proof-ms=20000 remarks=false target=x86-avx2}
+// PIPELINE: hydride-contract-elementwise{cpu= remarks=false target=x86-avx2},
+// PIPELINE-NEXT: hydride-even-odd{cpu= remarks=false target=x86-avx2},
+// PIPELINE-NEXT: hydride-sum-as-dot{cache-dir= cpu= proof-ms=20000 remarks=false target=x86-avx2},
+// PIPELINE-NEXT: hydride-split-contract{cpu= remarks=false target=x86-avx2},
+// PIPELINE-NEXT: hydride-equal-weights{cache-dir= cpu= proof-ms=20000 remarks=false target=x86-avx2},
+// PIPELINE-NEXT: hydride-deinterleaved-extrema{cache-dir= cpu= proof-ms=20000 remarks=false target=x86-avx2},
+// PIPELINE-NEXT: hydride-synthesize{block-ms=20000 cache-dir= cpu= max-ops=16 proof-ms=20000 remarks=false target=x86-avx2 two-step-budget=8000 window-ms=60000},
+// PIPELINE-NEXT: hydride-in-place-widening{cache-dir= cpu= proof-ms=20000 remarks=false target=x86-avx2},
+// PIPELINE-NEXT: hydride-column-extrema{cache-dir= cpu= proof-ms=20000 remarks=false target=x86-avx2},
+// PIPELINE-NEXT: hydride-piece-order{cache-dir= cpu= proof-ms=20000 remarks=false target=x86-avx2}
 // WHOLE: remark: hydride-piece-order: 64 lanes stored computed in 4 pieces
 // SUBSET-NOT: hydride-piece-order
 // SUBSET: vector.store {{.*}} vector<64xi16>

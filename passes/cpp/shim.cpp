@@ -16,14 +16,16 @@
 
 extern "C" {
 struct HydrideDialect { MlirStringRef name, irdl; };
-struct HydrideLowerOptions { MlirStringRef target, cacheDir; bool remarks; unsigned proofMs, windowMs, blockMs, maxOps, twoStep; };
+struct HydrideLowerOptions { MlirStringRef target, cpu, cacheDir; bool remarks; unsigned proofMs, windowMs, blockMs, maxOps, twoStep; };
 // A rewrite of lower-to-autollvm (src/ir/rewrites.rs); `options`: 0 target and remarks, 1 also proofs, 2 also search.
 struct HydrideRewrite { MlirStringRef argument, description; unsigned options; };
 struct HydrideIsa { MlirStringRef name, title, defaultTarget; }; // the ISA registry (src/targets.rs)
 const HydrideRewrite *hydride_rewrites(size_t *count);
 const HydrideIsa *hydride_isas(size_t *count);
 MlirStringRef hydride_target_help();
+MlirStringRef hydride_cpu_help();
 MlirStringRef hydride_target_problem(MlirStringRef target); // empty if `target` names one
+MlirStringRef hydride_cpu_problem(MlirStringRef target, MlirStringRef cpu); // empty if `cpu` is one for `target`
 bool hydride_run_rewrite(MlirOperation root, size_t index, const HydrideLowerOptions *options);
 bool hydride_autollvm_to_target(MlirOperation root, MlirStringRef isa);
 bool hydride_target_to_llvm(MlirOperation root, MlirStringRef isa);
@@ -74,6 +76,7 @@ namespace {
 constexpr unsigned proofMsDefault = 20000, windowMsDefault = 60000, blockMsDefault = 20000, maxOpsDefault = 16, twoStepDefault = 8000;
 #define HYDRIDE_TARGET_OPTIONS(Option) \
   Option<std::string> target{*this, "target", llvm::cl::desc(unwrap(hydride_target_help())), llvm::cl::init("native")}; \
+  Option<std::string> cpu{*this, "cpu", llvm::cl::desc(unwrap(hydride_cpu_help()))}; \
   Option<bool> remarks{*this, "remarks", llvm::cl::desc("Emit remarks: what was rewritten, and why what was left unchanged was")};
 #define HYDRIDE_PROOF_OPTIONS(Option) \
   Option<std::string> cacheDir{*this, "cache-dir", llvm::cl::desc("Memo directory (default: $HYDRIDE_CACHE_DIR, else ~/.cache/hydride)")}; \
@@ -118,28 +121,33 @@ struct LowerOptions : mlir::PassPipelineOptions<LowerOptions> {
 // A rewrite pass declares the options its set reads; the others keep lower-to-autollvm's defaults.
 #define HYDRIDE_REWRITE_PASS(Name, Options) HYDRIDE_PASS(Name) Options \
   bool run(MlirOperation root) { \
-    HydrideLowerOptions o{{}, {}, false, proofMsDefault, windowMsDefault, blockMsDefault, maxOpsDefault, twoStepDefault}; \
-    std::string t, d; read(o, t, d); \
+    HydrideLowerOptions o{{}, {}, {}, false, proofMsDefault, windowMsDefault, blockMsDefault, maxOpsDefault, twoStepDefault}; \
+    std::string t, c, d; read(o, t, c, d); \
     return hydride_run_rewrite(root, std::stoul(subject), &o); \
   }
 HYDRIDE_REWRITE_PASS(TargetRewrite, HYDRIDE_TARGET_OPTIONS(Option))
-  void read(HydrideLowerOptions &o, std::string &t, std::string &) { t = target; o.target = wrap(llvm::StringRef(t)); o.remarks = remarks; }
-  void set(const LowerOptions &l) { target = l.target; remarks = l.remarks; }
+  void read(HydrideLowerOptions &o, std::string &t, std::string &c, std::string &) {
+    t = target; c = cpu; o.target = wrap(llvm::StringRef(t)); o.cpu = wrap(llvm::StringRef(c)); o.remarks = remarks;
+  }
+  void set(const LowerOptions &l) { target = l.target; cpu = l.cpu; remarks = l.remarks; }
 };
 HYDRIDE_REWRITE_PASS(ProofRewrite, HYDRIDE_TARGET_OPTIONS(Option) HYDRIDE_PROOF_OPTIONS(Option))
-  void read(HydrideLowerOptions &o, std::string &t, std::string &d) {
-    t = target; d = cacheDir; o.target = wrap(llvm::StringRef(t)); o.cacheDir = wrap(llvm::StringRef(d));
-    o.remarks = remarks; o.proofMs = proofMs;
-  }
-  void set(const LowerOptions &l) { target = l.target; remarks = l.remarks; cacheDir = l.cacheDir; proofMs = l.proofMs; }
-};
-HYDRIDE_REWRITE_PASS(SearchRewrite, HYDRIDE_TARGET_OPTIONS(Option) HYDRIDE_PROOF_OPTIONS(Option) HYDRIDE_SEARCH_OPTIONS(Option))
-  void read(HydrideLowerOptions &o, std::string &t, std::string &d) {
-    t = target; d = cacheDir;
-    o = {wrap(llvm::StringRef(t)), wrap(llvm::StringRef(d)), remarks, proofMs, windowMs, blockMs, maxOps, twoStep};
+  void read(HydrideLowerOptions &o, std::string &t, std::string &c, std::string &d) {
+    t = target; c = cpu; d = cacheDir; o.target = wrap(llvm::StringRef(t)); o.cpu = wrap(llvm::StringRef(c));
+    o.cacheDir = wrap(llvm::StringRef(d)); o.remarks = remarks; o.proofMs = proofMs;
   }
   void set(const LowerOptions &l) {
-    target = l.target; remarks = l.remarks; cacheDir = l.cacheDir; proofMs = l.proofMs;
+    target = l.target; cpu = l.cpu; remarks = l.remarks; cacheDir = l.cacheDir; proofMs = l.proofMs;
+  }
+};
+HYDRIDE_REWRITE_PASS(SearchRewrite, HYDRIDE_TARGET_OPTIONS(Option) HYDRIDE_PROOF_OPTIONS(Option) HYDRIDE_SEARCH_OPTIONS(Option))
+  void read(HydrideLowerOptions &o, std::string &t, std::string &c, std::string &d) {
+    t = target; c = cpu; d = cacheDir;
+    o = {wrap(llvm::StringRef(t)), wrap(llvm::StringRef(c)), wrap(llvm::StringRef(d)), remarks, proofMs, windowMs, blockMs,
+         maxOps, twoStep};
+  }
+  void set(const LowerOptions &l) {
+    target = l.target; cpu = l.cpu; remarks = l.remarks; cacheDir = l.cacheDir; proofMs = l.proofMs;
     windowMs = l.windowMs; blockMs = l.blockMs; maxOps = l.maxOps; twoStep = l.twoStep;
   }
 };
@@ -161,6 +169,7 @@ std::unique_ptr<mlir::Pass> rewritePass(size_t index, const LowerOptions *option
 }
 struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
   Option<std::string> target{*this, "target", llvm::cl::desc("lower-to-autollvm's target (default: the one in the pipeline description)")};
+  Option<std::string> cpu{*this, "cpu", llvm::cl::desc("lower-to-autollvm's cpu (default: the target's)")};
 };
 } // namespace
 
@@ -177,6 +186,9 @@ extern "C" void hydride_register_passes(const HydrideDialect *all, size_t count)
         if (mlir::failed(o.parseFromString(text))) return mlir::failure();
         std::string target = o.target;
         llvm::StringRef problem = unwrap(hydride_target_problem(wrap(llvm::StringRef(target))));
+        if (!problem.empty()) return error("lower-to-autollvm: " + problem);
+        std::string cpu = o.cpu;
+        problem = unwrap(hydride_cpu_problem(wrap(llvm::StringRef(target)), wrap(llvm::StringRef(cpu))));
         if (!problem.empty()) return error("lower-to-autollvm: " + problem);
         for (size_t i = 0; i < rewrites; ++i) pm.addPass(rewritePass(i, &o));
         return mlir::success();
@@ -196,7 +208,8 @@ extern "C" void hydride_register_passes(const HydrideDialect *all, size_t count)
         "conversions to the LLVM dialect",
         [name, first](mlir::OpPassManager &pm, const PipelineOptions &o) {
           std::string t = std::string(o.target).empty() ? first : std::string(o.target);
-          (void)mlir::parsePassPipeline("lower-to-autollvm{target=" + t + "},convert-autollvm-to-" + name + ",convert-hydride-" + name +
+          std::string c = std::string(o.cpu).empty() ? "" : " cpu=" + std::string(o.cpu);
+          (void)mlir::parsePassPipeline("lower-to-autollvm{target=" + t + c + "},convert-autollvm-to-" + name + ",convert-hydride-" + name +
               "-to-llvm,func.func(lower-vector-multi-reduction),convert-vector-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
               "convert-func-to-llvm,reconcile-unrealized-casts", pm);
         });

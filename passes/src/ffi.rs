@@ -24,6 +24,7 @@ pub struct Dialect {
 #[repr(C)]
 pub struct LowerOptions {
     pub target: MlirStringRef,
+    pub cpu: MlirStringRef,
     pub cache_dir: MlirStringRef,
     pub remarks: bool,
     pub proof_ms: u32,
@@ -210,6 +211,33 @@ pub extern "C" fn hydride_target_help() -> MlirStringRef {
     StringRef::new(target_help()).to_raw()
 }
 
+/// The `cpu` option's `--help` text.
+#[unsafe(no_mangle)]
+pub extern "C" fn hydride_cpu_help() -> MlirStringRef {
+    StringRef::new(crate::synth::target::cpu_help()).to_raw()
+}
+
+/// Why `cpu` is no CPU for `target` (or `target` no target), or an empty
+/// string; the text lives until this thread's next call.
+///
+/// # Safety
+/// `target` and `cpu` are readable strings for the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hydride_cpu_problem(target: MlirStringRef, cpu: MlirStringRef) -> MlirStringRef {
+    thread_local!(static PROBLEM: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) });
+    // SAFETY: guaranteed by the caller.
+    let (target, cpu) = unsafe { (raw::string(target), raw::string(cpu)) };
+    let problem = match Target::parse(&target) {
+        Ok(t) => t.cpu(&cpu).err().map(|e| e.to_string()).unwrap_or_default(),
+        Err(e) => e.to_string(),
+    };
+    PROBLEM.with(|p| {
+        *p.borrow_mut() = problem;
+        // The String is not touched again before the next call on this thread.
+        StringRef::new(p.borrow().as_str()).to_raw()
+    })
+}
+
 /// Why `target` names no target, or an empty string; the text lives
 /// until this thread's next call.
 ///
@@ -238,11 +266,12 @@ pub unsafe extern "C" fn hydride_run_rewrite(root: MlirOperation, index: usize, 
     // SAFETY: guaranteed by the caller.
     let o = unsafe { &*options };
     // SAFETY: the strings are alive for the call (caller's contract).
-    let (target, dir) = unsafe { (raw::string(o.target), raw::string(o.cache_dir)) };
+    let (target, cpu, dir) = unsafe { (raw::string(o.target), raw::string(o.cpu), raw::string(o.cache_dir)) };
     guarded(root, rewrite.argument, |context, op| {
         let dir = if dir.is_empty() { cache::default_dir() } else { Some(std::path::PathBuf::from(dir)) };
         let options = lower::Options::new(
             &target,
+            &cpu,
             o.proof_ms,
             u64::from(o.window_ms),
             u64::from(o.block_ms),

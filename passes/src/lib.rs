@@ -8,6 +8,7 @@
 //! used. The passes are Rust on melior ([`ir`]); [`synth`] is the synthesizer.
 
 pub mod ffi;
+pub mod host_cpu;
 pub mod ir;
 pub mod lines;
 pub mod llvm_lowering;

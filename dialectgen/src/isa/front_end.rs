@@ -52,4 +52,7 @@ pub struct Lowerings {
     pub table: BTreeMap<String, OpLowering>,
     /// How many instructions have a lowering, of which form, for the report.
     pub coverage: Option<serde_json::Value>,
+    /// What each instruction costs on each CPU of the ISA's set
+    /// (`crate::cpu_costs`), written as `generated/<isa>/cpu-costs.json`.
+    pub cpu_costs: Option<crate::cpu_costs::CpuCosts>,
 }

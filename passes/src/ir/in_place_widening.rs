@@ -2,7 +2,10 @@
 //! works lane by lane at a wider element type and truncates back, computed
 //! on the narrow elements where they already lie in the wide lanes.
 //!
-//! Where the target's widening crosses lanes (`Tuning::widening_crosses_lanes`),
+//! Where the target CPU has a cost table (`cpu=`), a region is rewritten
+//! only where the form in place is cheaper on that CPU's model
+//! (`crate::synth::op_price`). Without one, the ISA's tuning decides
+//! (`Tuning::widening_crosses_lanes`). Where the extensions cross lanes,
 //! `arith.extui` from `vector<32xi8>` to `vector<32xi16>` is a
 //! `vpmovzxbw` and the `arith.trunci` back a `vpmovwb` (or a pack and a
 //! permute): both cross 128-bit lanes and run on the two shuffle pipes,
@@ -27,6 +30,8 @@ use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
 use crate::synth::block::{BlockOp, Dataflow, Window};
 use crate::synth::lower::{proved_once, Options};
+use crate::synth::op_price;
+use crate::synth::target::Cpu;
 use crate::synth::types::Ty;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, OperationRef, Value};
@@ -66,9 +71,11 @@ const MAX_OPS: usize = 256;
 /// Z3's budget for one region's proof, in milliseconds (at most the pass's `proof-ms`).
 const PROOF_MS: u32 = 4_000;
 
-/// Rewrites the regions of every block under `root`; how many (only where the
-/// target's extensions cross lanes, `Tuning::widening_crosses_lanes`; where
-/// they are cheap in-lane instructions it does not pay).
+/// Rewrites the regions of every block under `root`; how many. On a CPU
+/// with a cost table, only the regions cheaper in place there; without,
+/// every region where the target's extensions cross lanes
+/// (`Tuning::widening_crosses_lanes`; where they are cheap in-lane
+/// instructions it does not pay).
 pub fn run<'c>(
     context: &'c Context,
     root: OperationRef<'c, 'c>,
@@ -76,7 +83,8 @@ pub fn run<'c>(
     remarks: bool,
 ) -> Result<usize, RewriteError> {
     let mut rewritten = 0;
-    if !options.limits.target.isa().tuning().widening_crosses_lanes {
+    let cpu = options.limits.cpu;
+    if !cpu.is_priced() && !options.limits.target.isa().tuning().widening_crosses_lanes {
         return Ok(rewritten);
     }
     let blocks = raw::nested_blocks(root);
@@ -84,7 +92,7 @@ pub fn run<'c>(
         let read = read::block(block);
         let flow = Dataflow::new(&read.ops);
         for root in 0..read.ops.len() {
-            let region = match Region::find(&flow, root) {
+            let region = match Region::find(&flow, root, cpu.is_priced()) {
                 None => continue,
                 Some(Ok(region)) => region,
                 Some(Err(why)) => {
@@ -101,6 +109,15 @@ pub fn run<'c>(
             let split = region.split(&flow);
             let (new_flow, new_window) = (Dataflow::new(&split.ops), split.window());
             let handle = read.handles[root];
+            let verdict = match priced_verdict(cpu, (&flow, &region.window), (&new_flow, &new_window)) {
+                Ok(verdict) => verdict,
+                Err(why) => {
+                    if remarks {
+                        raw::emit(&handle, true, &format!("hydride-in-place-widening: not computed in place: {why}"));
+                    }
+                    continue;
+                }
+            };
             let parts = region.wide / region.narrow;
             let proof = proved_once(options, "in-place-widening", &flow, &region.window, || {
                 crate::synth::proof::windows_equal(
@@ -113,7 +130,7 @@ pub fn run<'c>(
                 Ok(()) => {
                     let text = format!(
                         "hydride-in-place-widening: {} ops computed in place on the {parts} parts of {}-bit lanes, without \
-                         extending or truncating across lanes (proved equal)",
+                         extending or truncating across lanes (proved equal){verdict}",
                         region.window.ops.len(),
                         region.wide
                     );
@@ -134,6 +151,21 @@ pub fn run<'c>(
         }
     }
     Ok(rewritten)
+}
+
+/// Whether the form in place (`after`) is cheaper than the region as it is
+/// (`before`) on `cpu`: the text for the remark (empty where the CPU has no
+/// table, and the tuning decided), or why not.
+fn priced_verdict(cpu: Cpu, before: (&Dataflow, &Window), after: (&Dataflow, &Window)) -> Result<String, String> {
+    if !cpu.is_priced() {
+        return Ok(String::new());
+    }
+    let cycles = |(flow, w): (&Dataflow, &Window)| op_price::cycles(cpu, flow, w.ops.iter().map(|&p| &flow.ops[p]));
+    let shown = |c: Option<f64>| c.map_or("unpriced".into(), |c| format!("{c:.2} cycles"));
+    match (cycles(before), cycles(after)) {
+        (Some(b), Some(a)) if a < b => Ok(format!(" ({a:.2} cycles in place, {b:.2} as it is, on {})", cpu.describe())),
+        (b, a) => Err(format!("{} in place, {} as it is, on {}", shown(a), shown(b), cpu.describe())),
+    }
 }
 
 /// A truncation and the lane-wise computation it reads.
@@ -163,7 +195,9 @@ enum NotInPlace {
 impl Region {
     /// The region ending at `root`; `Some(Err(why))` where one is there
     /// but not taken.
-    fn find(flow: &Dataflow, root: usize) -> Option<Result<Region, NotInPlace>> {
+    /// Where `priced`, products are left to the price (else the rule
+    /// measured on Zen 4 below).
+    fn find(flow: &Dataflow, root: usize, priced: bool) -> Option<Result<Region, NotInPlace>> {
         let (from, to) = truncation(flow, root)?;
         let op = &flow.ops[root];
         let (narrow, wide, lanes) = (to.elem_bits, from.elem_bits, from.dims[0]);
@@ -227,7 +261,7 @@ impl Region {
             let op = &flow.ops[p];
             op.name == "arith.muli" && !op.operands.iter().any(|v| power_of_two(flow, *v))
         });
-        if costly_product {
+        if costly_product && !priced {
             return Some(Err(NotInPlace::CostlyProduct));
         }
         let all: BTreeSet<usize> = inside.union(&sources).copied().collect();

@@ -4,6 +4,8 @@
 pub struct Limits {
     /// Which instructions may be used.
     pub target: super::grammar::Target,
+    /// The CPU forms are priced on (`cpu=`).
+    pub cpu: super::target::Cpu,
     /// Z3 budget per proof, in milliseconds (as `hydride gen`'s).
     pub proof_ms: u32,
     /// Bindings (operands and immediates) tried per candidate.
@@ -28,6 +30,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             target: super::grammar::Target::named("native"),
+            cpu: super::grammar::Target::named("native").cpu("").expect("the default CPU resolves"),
             proof_ms: 20_000,
             bindings: 512,
             proofs: 4,

@@ -263,8 +263,9 @@ fn summarize(plan: &mut Plan, len: usize, tally: &Tally, grammar: &Grammar, opti
         plan.remarks.push((
             len - 1,
             format!(
-                "hydride-synthesize searched {searched} windows of this block at target {}: programs of one target intrinsic, or two instructions holding one, or three: one instruction over two one-step values (budget {} pairings, a quarter of them for three), of a matrix result also its transpose, over the {allowed} instructions of the grammar the target has ({intrinsics} of them intrinsics), after the offline rules; {rewritten} rewritten ({by_rules} by a rule, not from the memo), {} left unchanged{}{}",
+                "hydride-synthesize searched {searched} windows of this block at target {} ({}): programs of one target intrinsic, or two instructions holding one, or three: one instruction over two one-step values (budget {} pairings, a quarter of them for three), of a matrix result also its transpose, over the {allowed} instructions of the grammar the target has ({intrinsics} of them intrinsics), after the offline rules; {rewritten} rewritten ({by_rules} by a rule, not from the memo), {} left unchanged{}{}",
                 options.limits.target.name(),
+                options.limits.cpu.describe(),
                 options.limits.evaluations,
                 searched - rewritten,
                 if reasons.is_empty() { "" } else { " (" },

@@ -17,6 +17,7 @@ pub mod lower;
 pub mod memo_text;
 mod memoized;
 pub mod narrow;
+pub mod op_price;
 mod one_step;
 mod options;
 pub mod outcome;

@@ -18,21 +18,33 @@ pub struct Options {
     pub by_rules: std::sync::atomic::AtomicUsize,
 }
 
+/// A `target` or `cpu` option naming nothing known.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    #[error(transparent)]
+    Target(#[from] super::target::UnknownTarget),
+    #[error(transparent)]
+    Cpu(#[from] super::target::UnknownCpu),
+}
+
 impl Options {
     /// The options `lower-to-autollvm` was given: target name, Z3 budget
     /// per proof, wall-clock limits per window and per block, largest
     /// window, two-step budget.
     pub fn new(
         target: &str,
+        cpu: &str,
         proof_ms: u32,
         window_ms: u64,
         block_ms: u64,
         max_ops: usize,
         two_step_budget: usize,
         cache: Cache,
-    ) -> Result<Options, super::target::UnknownTarget> {
+    ) -> Result<Options, OptionError> {
+        let target = Target::parse(target)?;
         let limits = Limits {
-            target: Target::parse(target)?,
+            target,
+            cpu: target.cpu(cpu)?,
             proof_ms,
             window_ms,
             evaluations: two_step_budget,

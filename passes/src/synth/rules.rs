@@ -145,7 +145,7 @@ pub fn rule_for(idiom: &str, ops: &[BlockOp], grammar: &Grammar, target: Target)
     let flow = Dataflow::new(ops);
     let window = whole_window(&flow, ops, 16)?;
     let lifted = flow.lift_constants(&window);
-    let limits = Limits { target, ..Limits::default() };
+    let limits = Limits { target, cpu: target.cpu("").ok()?, ..Limits::default() };
     let Outcome::Found(program) = synthesize(&flow, &lifted, grammar, &limits) else { return None };
     Some(Rule {
         idiom: idiom.to_string(),

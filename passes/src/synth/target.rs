@@ -7,6 +7,7 @@
 use crate::llvm_lowering::LoweringTable;
 use crate::table_error::TableError;
 pub use crate::targets::Tuning;
+pub use crate::targets::{Cpu, UnknownCpu};
 use crate::targets::{IsaTarget, TargetSpec, MAX_ISAS, REGISTRY};
 use std::sync::OnceLock;
 
@@ -111,6 +112,11 @@ pub fn target_help() -> &'static str {
     crate::targets::target_help()
 }
 
+/// The `cpu` option's `--help`.
+pub fn cpu_help() -> &'static str {
+    crate::targets::cpu_help()
+}
+
 impl Target {
     /// Every target of every ISA, in registration order.
     pub fn all() -> impl Iterator<Item = Target> {
@@ -160,6 +166,12 @@ impl Target {
     /// How many vector registers the target has.
     pub fn vector_registers(self) -> u32 {
         (self.spec().vector_registers)()
+    }
+
+    /// The CPU `option` names for it (empty: the target's default CPU,
+    /// `native`: this host's, as LLVM names it).
+    pub fn cpu(self, option: &str) -> Result<Cpu, UnknownCpu> {
+        Cpu::resolve(self.isa.of(), self.isa.index(), option, &(self.spec().default_cpu)())
     }
 
     /// Whether an instruction of the target's ISA needing these features

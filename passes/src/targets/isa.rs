@@ -24,6 +24,11 @@ pub trait IsaTarget: Sync {
     /// How its ops reach LLVM: its generated lowering table
     /// (`generated/<isa>/llvm-lowering.json`), read as every ISA's is.
     fn lowering(&self) -> &'static str;
+    /// What its instructions and LLVM's generic operations cost on each CPU
+    /// of its set (generated `cpu-costs.json`), if it has CPU models.
+    fn cpu_costs(&self) -> Option<&'static str> {
+        None
+    }
     /// The offline rules made for it (`hydride-rules`), if any.
     fn offline_rules(&self) -> Option<OfflineRules> {
         None
@@ -57,6 +62,9 @@ pub struct TargetSpec {
     pub vector_registers: fn() -> u32,
     /// Whether an instruction needing these features runs on it.
     pub allows: fn(&[String]) -> bool,
+    /// The CPU its code is priced for unless `cpu=` says (LLVM's name; empty
+    /// where the ISA has no CPU models).
+    pub default_cpu: fn() -> String,
 }
 
 /// What the rewrites around synthesis need to know of an ISA, so that none

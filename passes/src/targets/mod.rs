@@ -4,10 +4,12 @@
 //! line there; nothing under `ir/` or `synth/` names an ISA.
 
 mod arm;
+mod cpu;
 mod hvx;
 mod isa;
 mod x86;
 
+pub use cpu::{Cpu, UnknownCpu};
 pub use isa::{IsaTarget, OfflineRules, TargetSpec, Tuning, MAX_ISAS, MAX_TARGETS};
 
 /// Every ISA, in the order their dialects and passes are registered.
@@ -26,6 +28,28 @@ pub fn target_help() -> &'static str {
             REGISTRY.iter().flat_map(|isa| isa.targets()).map(|t| format!("{} ({})", t.name, t.help)).collect();
         let (last, rest) = all.split_last().expect("at least one target");
         format!("Target instruction set: {} or {last}", rest.join(", "))
+    })
+}
+
+/// The `cpu` option's `--help`: what it means and each target's default.
+pub fn cpu_help() -> &'static str {
+    static HELP: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HELP.get_or_init(|| {
+        let defaults: Vec<String> = REGISTRY
+            .iter()
+            .flat_map(|isa| isa.targets())
+            .filter(|t| t.name != "native")
+            .map(|t| {
+                let cpu = (t.default_cpu)();
+                format!("{} {}", t.name, if cpu.is_empty() { "none (priced by packets)".into() } else { cpu })
+            })
+            .collect();
+        format!(
+            "CPU to price code for, by LLVM's name (as llc -mcpu; 'native': this host's, as llc -mcpu=native resolves it). \
+             Each rewrite that chooses between forms takes the one cheaper on this CPU's scheduling model. Default: the \
+             host's for native; {}",
+            defaults.join(", ")
+        )
     })
 }
 

@@ -119,6 +119,9 @@ impl FrontEnd for ArmFrontEnd {
         let lowered =
             super::lowering::lowerings(&intrinsics, std::path::Path::new("clang-22"), scratch.path()).map_err(err)?;
         let coverage = super::lowering::coverage(&intrinsics, &lowered);
+        let cpu_costs = super::cpus::CPUS
+            .price(&super::lowering::cost_functions(&intrinsics), std::path::Path::new("clang-22"), scratch.path())
+            .map_err(err)?;
         // The database names what each member becomes; the IR itself is in the lowering table only.
         let per_member = lowered
             .iter()
@@ -143,6 +146,7 @@ impl FrontEnd for ArmFrontEnd {
             per_member,
             table,
             coverage: Some(serde_json::to_value(&coverage)?),
+            cpu_costs: Some(cpu_costs),
         })
     }
 }

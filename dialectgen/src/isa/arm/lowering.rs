@@ -163,6 +163,25 @@ fn c_source(intrinsics: &[&Intrinsic]) -> String {
     s
 }
 
+/// One C function per intrinsic for pricing it alone
+/// ([`crate::cpu_costs`]): `hydride_f{k}` calls the `k`-th, immediates at
+/// their smallest value.
+pub fn cost_functions(intrinsics: &[&Intrinsic]) -> crate::cpu_costs::table::CFunctions {
+    intrinsics
+        .iter()
+        .enumerate()
+        .map(|(k, i)| {
+            let mut line = String::new();
+            c_function(&mut line, &format!("hydride_f{k}"), i, None);
+            crate::cpu_costs::table::CFunction {
+                name: i.name.clone(),
+                line: line.trim_end().to_string(),
+                requires: Vec::new(),
+            }
+        })
+        .collect()
+}
+
 /// Lowers every intrinsic (immediates at their smallest value).
 pub fn lowerings(
     intrinsics: &[&Intrinsic],

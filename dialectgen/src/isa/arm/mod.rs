@@ -6,6 +6,7 @@ pub mod assembly;
 pub mod bind;
 pub mod cli;
 pub mod corrections;
+pub mod cpus;
 pub mod extensions;
 pub mod front;
 pub mod generate;

@@ -139,6 +139,6 @@ impl FrontEnd for HvxFrontEnd {
                 (format!("hydride_hvx.{}", build::op_name(k)), lowering)
             })
             .collect();
-        Ok(Lowerings { database_fields: Vec::new(), per_member, table, coverage: None })
+        Ok(Lowerings { database_fields: Vec::new(), per_member, table, coverage: None, cpu_costs: None })
     }
 }

@@ -116,6 +116,11 @@ impl FrontEnd for X86FrontEnd {
         let lowerings = super::lowering::lowerings(semantics, &opts.compiler, COST_CPU, scratch.path())
             .map_err(|e| GenError::isa("x86", e))?;
         progress.update("x86 lower", semantics.len(), semantics.len());
+        progress.update("x86 cpu costs", 0, super::cpus::CPUS.cpus.len());
+        let cpu_costs = super::cpus::CPUS
+            .price(&super::lowering::cost_functions(semantics, &self.cpuids), &opts.compiler, scratch.path())
+            .map_err(|e| GenError::isa("x86", e))?;
+        progress.update("x86 cpu costs", super::cpus::CPUS.cpus.len(), super::cpus::CPUS.cpus.len());
         let cost_source =
             format!("machine instructions of the intrinsic alone, clang-22 -O1 -march={COST_CPU} (immediates = 1)");
         let dialect = "hydride_x86";
@@ -130,6 +135,7 @@ impl FrontEnd for X86FrontEnd {
             per_member,
             table: calls.into_iter().map(|(op, call)| (op, super::op_lowering::op_lowering(call))).collect(),
             coverage: Some(serde_json::to_value(&coverage)?),
+            cpu_costs: Some(cpu_costs),
         })
     }
 }

@@ -78,6 +78,13 @@ fn codegen_feature(flag: &str) -> Option<&'static str> {
     })
 }
 
+/// The macro clang defines where the extension of guide CPUID `cpuid` is
+/// enabled (`AVX512BW` → `__AVX512BW__`); `None` for SSE2, always there.
+pub fn feature_macro(cpuid: &str) -> Option<String> {
+    let feature = codegen_feature(cpuinfo_flag(cpuid)?)?;
+    Some(format!("__{}__", feature.to_uppercase().replace('.', "_")))
+}
+
 /// The extensions a `/proc/cpuinfo` flag builds on.
 fn requires(flag: &str) -> &'static [&'static str] {
     match flag {

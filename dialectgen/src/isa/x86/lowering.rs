@@ -160,6 +160,25 @@ fn c_source(sems: &[(&Semantics, Immediates)]) -> String {
     s
 }
 
+/// One C function per instruction for pricing it alone
+/// ([`crate::cpu_costs`]): `hydride_f{k}` calls the `k`-th, immediates 1;
+/// it needs the macros of the extensions its guide CPUIDs name.
+pub fn cost_functions(
+    sems: &[Semantics],
+    cpuids: &BTreeMap<String, Vec<String>>,
+) -> crate::cpu_costs::table::CFunctions {
+    let all: Vec<(&Semantics, Immediates)> = sems.iter().map(|s| (s, Immediates::One)).collect();
+    let source = c_source(&all);
+    sems.iter()
+        .zip(source.lines().skip(1))
+        .map(|(s, line)| crate::cpu_costs::table::CFunction {
+            name: s.name.clone(),
+            line: line.to_string(),
+            requires: cpuids.get(&s.name).into_iter().flatten().filter_map(|c| super::host::feature_macro(c)).collect(),
+        })
+        .collect()
+}
+
 /// Lowers every instruction; those the compiler rejects are left out.
 pub fn lowerings(
     sems: &[Semantics],

@@ -2,6 +2,7 @@
 
 pub mod cli;
 pub mod corrections;
+pub mod cpus;
 pub mod generate;
 pub mod guide;
 pub mod host;

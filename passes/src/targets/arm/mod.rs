@@ -18,6 +18,7 @@ static TARGETS: [TargetSpec; 2] = [
         register_bits: || 128,
         vector_registers: || 32,
         allows: |features| only(features, &["neon"]),
+        default_cpu: || "neoverse-n1".into(),
     },
     TargetSpec {
         // `sdot`, `usdot`, `smmla`, …; rdm is in v8.1.
@@ -27,6 +28,7 @@ static TARGETS: [TargetSpec; 2] = [
         register_bits: || 128,
         vector_registers: || 32,
         allows: |features| only(features, &["neon", "rdm", "dotprod", "i8mm"]),
+        default_cpu: || "neoverse-v1".into(),
     },
 ];
 
@@ -60,6 +62,10 @@ impl IsaTarget for Arm {
             llvm_extends_and_factors: false,
             pairs_in_halves: false,
         }
+    }
+
+    fn cpu_costs(&self) -> Option<&'static str> {
+        Some(include_str!("../../../../generated/arm/cpu-costs.json"))
     }
 
     fn dialect_irdl(&self) -> &'static str {

@@ -12,6 +12,8 @@ static TARGETS: [TargetSpec; 1] = [TargetSpec {
     register_bits: || 1024,
     vector_registers: || 32,
     allows: |features| !features.is_empty() && features.iter().all(|f| f == "hvx"),
+    // Priced by packets: no CPU models.
+    default_cpu: String::new,
 }];
 
 impl IsaTarget for Hvx {

@@ -17,15 +17,18 @@ static TARGETS: [TargetSpec; 3] = [
         register_bits: || if native_is_avx512() { 512 } else { 256 },
         vector_registers: || if native_is_avx512() { 32 } else { 16 },
         allows: |features| !features.is_empty() && Host::get().executes(features),
+        // As `llc -mcpu=native` resolves it.
+        default_cpu: crate::host_cpu::name,
     },
     TargetSpec {
-        // Zen 4's extensions (see `x86_target_allows`).
+        // Zen 4's extensions (see `x86_target_allows`), priced on Zen 4 unless told.
         name: "x86-avx512",
         help: "all modelled x86",
         resolved: || "x86-avx512".into(),
         register_bits: || 512,
         vector_registers: || 32,
         allows: |features| features.iter().all(|c| x86_target_allows("x86-avx512", c)),
+        default_cpu: || "znver4".into(),
     },
     TargetSpec {
         name: "x86-avx2",
@@ -34,6 +37,7 @@ static TARGETS: [TargetSpec; 3] = [
         register_bits: || 256,
         vector_registers: || 16,
         allows: |features| !features.is_empty() && features.iter().all(|c| x86_target_allows("x86-avx2", c)),
+        default_cpu: || "x86-64-v3".into(),
     },
 ];
 
@@ -83,6 +87,10 @@ impl IsaTarget for X86 {
 
     /// Idioms at SSE's, AVX2's and AVX-512's widths, searched at both
     /// fixed targets.
+    fn cpu_costs(&self) -> Option<&'static str> {
+        Some(include_str!("../../../../generated/x86/cpu-costs.json"))
+    }
+
     fn offline_rules(&self) -> Option<OfflineRules> {
         Some(OfflineRules {
             widths: &[128, 256, 512],

@@ -1,0 +1,192 @@
+//! The generic LLVM operations priced per CPU: the lane-wise integer ops,
+//! comparisons, selects and extensions hydride's regions hold, at every
+//! vector type of 64 to 512 bits (wider values split as LLVM splits them,
+//! into pieces of these), each as one function compiled by llc for the CPU.
+
+use super::error::CostError;
+use super::mca::Tools;
+use super::set::CpuSet;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+
+/// Binary lane-wise operations on two vectors of one type (LLVM's
+/// instruction names; `smax` … are `llvm.smax.*` and their kin).
+pub const BINARY: &[&str] =
+    &["add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr", "smax", "smin", "umax", "umin"];
+
+/// Operations by a splat constant (the shifts by a constant, masks,
+/// products, quotients and remainders by a constant, which LLVM computes
+/// with products).
+pub const BY_CONSTANT: &[&str] = &["shl", "lshr", "ashr", "and", "mul", "add", "udiv", "sdiv", "urem", "srem"];
+
+/// Comparisons (their predicate), whose result is a vector of `i1`.
+pub const COMPARISONS: &[&str] = &["eq", "sgt", "ugt"];
+
+/// Extensions and truncations, between element widths in ratio 2 or 4.
+pub const CONVERSIONS: &[&str] = &["zext", "sext", "trunc"];
+
+const ELEMENTS: [u32; 4] = [8, 16, 32, 64];
+const VECTOR_BITS: [u32; 4] = [64, 128, 256, 512];
+
+/// `<lanes> x i<bits>` as a key's type: `v16i8`.
+pub fn ty(lanes: u32, bits: u32) -> String {
+    format!("v{lanes}i{bits}")
+}
+
+/// The key of an operation on one type: `add v16i8`, `lshr_const v8i16`,
+/// `icmp_sgt v4i32`, `select v16i8`; of a conversion: `zext v16i8 v16i16`.
+pub fn key(op: &str, lanes: u32, bits: u32) -> String {
+    format!("{op} {}", ty(lanes, bits))
+}
+
+pub fn conversion_key(op: &str, lanes: u32, from_bits: u32, to_bits: u32) -> String {
+    format!("{op} {} {}", ty(lanes, from_bits), ty(lanes, to_bits))
+}
+
+/// The module's assembly for the CPU, and the key of each function `hydride_g{k}`.
+pub struct GenericAsm {
+    pub asm: String,
+    pub keys: Vec<String>,
+}
+
+/// Every (key, LLVM function body) priced, functions numbered in order.
+fn functions() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for bits in ELEMENTS {
+        for vector in VECTOR_BITS {
+            if vector < bits * 2 {
+                continue;
+            }
+            let lanes = vector / bits;
+            let t = format!("<{lanes} x i{bits}>");
+            let s = format!("v{lanes}i{bits}");
+            for op in BINARY {
+                let body = if op.starts_with('s') && op.len() == 4 || op.starts_with("um") {
+                    format!("%r = call {t} @llvm.{op}.{s}({t} %a, {t} %b)\n  ret {t} %r")
+                } else {
+                    format!("%r = {op} {t} %a, %b\n  ret {t} %r")
+                };
+                out.push((key(op, lanes, bits), format!("{t} @F({t} %a, {t} %b) {{\n  {body}\n}}")));
+            }
+            for op in BY_CONSTANT {
+                let c = match *op {
+                    "and" => (1u64 << (bits / 2)) - 1,
+                    "mul" | "udiv" | "sdiv" | "urem" | "srem" => 3,
+                    _ => (bits / 2) as u64,
+                };
+                out.push((
+                    key(&format!("{op}_const"), lanes, bits),
+                    format!("{t} @F({t} %a) {{\n  %r = {op} {t} %a, splat (i{bits} {c})\n  ret {t} %r\n}}"),
+                ));
+            }
+            for p in COMPARISONS {
+                let m = format!("<{lanes} x i1>");
+                out.push((
+                    key(&format!("icmp_{p}"), lanes, bits),
+                    format!("{m} @F({t} %a, {t} %b) {{\n  %r = icmp {p} {t} %a, %b\n  ret {m} %r\n}}"),
+                ));
+            }
+            let m = format!("<{lanes} x i1>");
+            out.push((
+                key("select", lanes, bits),
+                format!("{t} @F({m} %c, {t} %a, {t} %b) {{\n  %r = select {m} %c, {t} %a, {t} %b\n  ret {t} %r\n}}"),
+            ));
+            for ratio in [2, 4] {
+                let wide = bits * ratio;
+                if wide > 64 || lanes * wide > 2 * 512 {
+                    continue;
+                }
+                let w = format!("<{lanes} x i{wide}>");
+                for op in ["zext", "sext"] {
+                    out.push((
+                        conversion_key(op, lanes, bits, wide),
+                        format!("{w} @F({t} %a) {{\n  %r = {op} {t} %a to {w}\n  ret {w} %r\n}}"),
+                    ));
+                    // Extending what is loaded: LLVM folds the load into the extension.
+                    out.push((
+                        conversion_key(&format!("{op}_load"), lanes, bits, wide),
+                        format!(
+                            "{w} @F(ptr %p) {{\n  %a = load {t}, ptr %p\n  %r = {op} {t} %a to {w}\n  ret {w} %r\n}}"
+                        ),
+                    ));
+                }
+                out.push((
+                    conversion_key("trunc", lanes, wide, bits),
+                    format!("{t} @F({w} %a) {{\n  %r = trunc {w} %a to {t}\n  ret {t} %r\n}}"),
+                ));
+                // Truncating what is stored: LLVM folds the store into the truncation.
+                out.push((
+                    conversion_key("trunc_store", lanes, wide, bits),
+                    format!(
+                        "void @F(ptr %p, {w} %a) {{\n  %r = trunc {w} %a to {t}\n  store {t} %r, ptr %p\n  ret void\n}}"
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The generic operations' module for llc: each function `hydride_g{k}`.
+pub fn module() -> (String, Vec<String>) {
+    let mut ir = String::new();
+    let mut keys = Vec::new();
+    let mut declared = std::collections::BTreeSet::new();
+    for (k, (key, function)) in functions().into_iter().enumerate() {
+        for call in function.split("@llvm.").skip(1) {
+            let name = call.split('(').next().unwrap_or("");
+            if declared.insert(name.to_string()) {
+                let t = function.split(" @F(").next().unwrap_or("");
+                let _ = writeln!(ir, "declare {t} @llvm.{name}({t}, {t})");
+            }
+        }
+        let _ = writeln!(ir, "define {}", function.replacen("@F(", &format!("@hydride_g{k}("), 1));
+        keys.push(key);
+    }
+    (ir, keys)
+}
+
+/// The generic operations compiled by llc for `cpu`.
+pub fn compile(tools: &Tools, set: &CpuSet, cpu: &str, mattr: &str, dir: &Path) -> Result<GenericAsm, CostError> {
+    let (ir, keys) = module();
+    let ll = dir.join(format!("{cpu}-generic.ll"));
+    let out_path = dir.join(format!("{cpu}-generic-llc.s"));
+    std::fs::write(&ll, ir).map_err(|source| CostError::Write { path: ll.clone(), source })?;
+    let mut cmd = Command::new(&tools.llc);
+    cmd.args(["-O2", &format!("-mtriple={}", set.triple), &format!("-mcpu={cpu}")]);
+    if !mattr.is_empty() {
+        cmd.arg(format!("-mattr={mattr}"));
+    }
+    let out = cmd
+        .arg("-o")
+        .arg(&out_path)
+        .arg(&ll)
+        .output()
+        .map_err(|source| CostError::Spawn { tool: tools.llc.display().to_string(), source })?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed").to_string();
+        return Err(CostError::Failed { tool: tools.llc.display().to_string(), cpu: cpu.into(), message });
+    }
+    let asm =
+        std::fs::read_to_string(&out_path).map_err(|source| CostError::Write { path: out_path.clone(), source })?;
+    Ok(GenericAsm { asm, keys })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_module_names_each_function_by_its_key_once() {
+        let (ir, keys) = module();
+        let unique: std::collections::BTreeSet<&String> = keys.iter().collect();
+        assert_eq!(unique.len(), keys.len());
+        assert!(keys.contains(&"zext v32i8 v32i16".to_string()));
+        assert!(keys.contains(&"trunc v32i16 v32i8".to_string()));
+        assert!(keys.contains(&"lshr_const v16i16".to_string()));
+        assert!(ir.contains("declare <16 x i8> @llvm.smax.v16i8(<16 x i8>, <16 x i8>)"));
+        assert_eq!(ir.matches("define ").count(), keys.len());
+    }
+}

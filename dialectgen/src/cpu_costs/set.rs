@@ -1,0 +1,22 @@
+//! What an ISA says to have its code priced: the CPUs and how to compile for each.
+
+use super::asm::CommentStyle;
+
+/// The CPUs an ISA's code is priced for, and how to compile for each.
+pub struct CpuSet {
+    /// LLVM's target triple.
+    pub triple: &'static str,
+    /// The CPUs, by LLVM's names (`-mcpu`).
+    pub cpus: &'static [&'static str],
+    /// clang's flags for code for `cpu`, beside `-O1 -S`.
+    pub clang_flags: fn(&str) -> Vec<String>,
+    /// llc's and llvm-mca's `-mattr` for `cpu` (empty: the CPU's own features).
+    pub mattr: fn(&str) -> String,
+    /// The first line of the C file (the intrinsics' header).
+    pub c_header: &'static str,
+    /// How the target's assembly writes comments (llvm-mca's region markers).
+    pub comments: CommentStyle,
+    /// A plain vector load and store: the resources memory accesses use.
+    pub load: &'static str,
+    pub store: &'static str,
+}

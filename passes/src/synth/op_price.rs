@@ -1,0 +1,127 @@
+//! Generic ops priced on a CPU ([`Cpu`]): each `arith` op as the LLVM
+//! operation it becomes at its type (`dialectgen::cpu_costs::generic`),
+//! a vector wider than the CPU's table holds split into equal pieces, as
+//! LLVM splits it. What a rewrite that chooses between forms compares.
+
+use super::attr::Attr;
+use super::block::{BlockOp, Dataflow};
+use super::target::Cpu;
+use dialectgen::cpu_costs::generic::{conversion_key, key};
+use dialectgen::cpu_costs::Price;
+
+/// Cycles per run of `ops` together on `cpu` (constants and bit casts
+/// free), or `None` if the CPU has no table or an op has no price.
+pub fn cycles<'a>(cpu: Cpu, flow: &Dataflow, ops: impl IntoIterator<Item = &'a BlockOp>) -> Option<f64> {
+    let mut prices: Vec<Price> = Vec::new();
+    for op in ops {
+        if let Some(p) = price(cpu, flow, op)? {
+            prices.push(p);
+        }
+    }
+    cpu.throughput(&prices)
+}
+
+/// The op's price: `Some(None)` where it is free, `None` where unknown.
+fn price(cpu: Cpu, flow: &Dataflow, op: &BlockOp) -> Option<Option<Price>> {
+    let lanes_bits = |t: Option<&Option<super::types::Ty>>| -> Option<(u32, u32)> {
+        let t = t?.as_ref()?;
+        Some((t.dims.iter().product(), t.elem_bits))
+    };
+    let name = op.name.as_str();
+    if matches!(name, "arith.constant" | "vector.bitcast" | "vector.shape_cast") {
+        return Some(None);
+    }
+    if let Some(conversion) = match name {
+        "arith.extui" => Some("zext"),
+        "arith.extsi" => Some("sext"),
+        "arith.trunci" => Some("trunc"),
+        _ => None,
+    } {
+        let (lanes, from) = lanes_bits(op.operand_types.first())?;
+        let (_, to) = lanes_bits(op.result_types.first())?;
+        // LLVM folds a load into the extension of what it reads, and a
+        // store into the truncation it writes.
+        let loaded = conversion != "trunc"
+            && op
+                .operands
+                .first()
+                .and_then(|v| flow.defining_op(*v))
+                .is_some_and(|d| MEMORY_READS.contains(&flow.ops[d].name.as_str()));
+        let stored = conversion == "trunc"
+            && op.results.first().is_some_and(|r| {
+                let readers = flow.readers(*r);
+                !readers.is_empty() && readers.iter().all(|u| MEMORY_WRITES.contains(&flow.ops[*u].name.as_str()))
+            });
+        let form = match (loaded, stored) {
+            (true, _) => format!("{conversion}_load"),
+            (_, true) => "trunc_store".to_string(),
+            _ => conversion.to_string(),
+        };
+        return split(cpu, lanes, |l| conversion_key(&form, l, from, to)).map(Some);
+    }
+    let llvm = match name {
+        "arith.addi" => "add",
+        "arith.subi" => "sub",
+        "arith.muli" => "mul",
+        "arith.andi" => "and",
+        "arith.ori" => "or",
+        "arith.xori" => "xor",
+        "arith.shli" => "shl",
+        "arith.shrui" => "lshr",
+        "arith.shrsi" => "ashr",
+        "arith.maxsi" => "smax",
+        "arith.minsi" => "smin",
+        "arith.maxui" => "umax",
+        "arith.minui" => "umin",
+        "arith.select" => "select",
+        "arith.divui" => "udiv",
+        "arith.divsi" => "sdiv",
+        "arith.remui" => "urem",
+        "arith.remsi" => "srem",
+        "arith.cmpi" => {
+            let predicate = op.attribute("predicate").and_then(Attr::int).and_then(|p| u32::try_from(p).ok())?;
+            // eq ne | slt sle sgt sge | ult ule ugt uge: each costs as its
+            // family's one priced predicate (operands swapped, or negated).
+            let family = match predicate {
+                0 | 1 => "icmp_eq",
+                2..=5 => "icmp_sgt",
+                _ => "icmp_ugt",
+            };
+            let (lanes, bits) = lanes_bits(op.operand_types.first())?;
+            return split(cpu, lanes, |l| key(family, l, bits)).map(Some);
+        }
+        _ => return None,
+    };
+    let (lanes, bits) = lanes_bits(op.result_types.first())?;
+    let by_constant = dialectgen::cpu_costs::generic::BY_CONSTANT.contains(&llvm)
+        && op.operands.get(1).is_some_and(|v| splat(flow, *v));
+    let op_key = if by_constant { format!("{llvm}_const") } else { llvm.to_string() };
+    split(cpu, lanes, |l| key(&op_key, l, bits)).map(Some)
+}
+
+/// The ops that read memory into a vector, and that write one to memory.
+const MEMORY_READS: &[&str] = &["vector.load", "vector.transfer_read", "vector.maskedload"];
+const MEMORY_WRITES: &[&str] = &["vector.store", "vector.transfer_write", "vector.maskedstore"];
+
+/// The price of `lanes` lanes: the table's entry, or of half as many twice, …
+fn split(cpu: Cpu, lanes: u32, key_of: impl Fn(u32) -> String) -> Option<Price> {
+    let mut pieces = 1;
+    while pieces <= lanes {
+        if lanes % pieces == 0 {
+            if let Some(p) = cpu.generic(&key_of(lanes / pieces)) {
+                return Some(p.times(pieces));
+            }
+        }
+        pieces *= 2;
+    }
+    None
+}
+
+/// Whether `value` is a constant with every element the same.
+fn splat(flow: &Dataflow, value: usize) -> bool {
+    match flow.constant(value).and_then(|c| c.attribute("value")) {
+        Some(Attr::Elements(xs)) => xs.iter().all(|x| x == &xs[0]),
+        Some(Attr::Int(_)) => true,
+        _ => false,
+    }
+}
