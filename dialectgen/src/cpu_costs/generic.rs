@@ -147,11 +147,18 @@ pub fn module() -> (String, Vec<String>) {
     (ir, keys)
 }
 
-/// The generic operations compiled by llc for `cpu`.
-pub fn compile(tools: &Tools, set: &CpuSet, cpu: &str, mattr: &str, dir: &Path) -> Result<GenericAsm, CostError> {
+/// The generic operations compiled by llc for `cpu` with `mattr` (files named by `stem`).
+pub fn compile(
+    tools: &Tools,
+    set: &CpuSet,
+    cpu: &str,
+    mattr: &str,
+    stem: &str,
+    dir: &Path,
+) -> Result<GenericAsm, CostError> {
     let (ir, keys) = module();
-    let ll = dir.join(format!("{cpu}-generic.ll"));
-    let out_path = dir.join(format!("{cpu}-generic-llc.s"));
+    let ll = dir.join(format!("{stem}-generic.ll"));
+    let out_path = dir.join(format!("{stem}-generic-llc.s"));
     std::fs::write(&ll, ir).map_err(|source| CostError::Write { path: ll.clone(), source })?;
     let mut cmd = Command::new(&tools.llc);
     cmd.args(["-O2", &format!("-mtriple={}", set.triple), &format!("-mcpu={cpu}")]);

@@ -16,6 +16,11 @@ pub struct CpuSet {
     pub c_header: &'static str,
     /// How the target's assembly writes comments (llvm-mca's region markers).
     pub comments: CommentStyle,
+    /// Targets narrower than some CPUs of the set, and the `-mattr` that
+    /// narrows llc to them: the generic operations are priced again so
+    /// (where a target's vectors are narrower than the CPU's, LLVM splits
+    /// the widest).
+    pub narrower: &'static [(&'static str, &'static str)],
     /// A plain vector load and store: the resources memory accesses use.
     pub load: &'static str,
     pub store: &'static str,

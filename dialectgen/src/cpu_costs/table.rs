@@ -22,6 +22,10 @@ pub struct CpuTable {
     pub instructions: BTreeMap<String, Price>,
     /// Each generic LLVM operation at each type ([`generic::key`]).
     pub generic: BTreeMap<String, Price>,
+    /// The generic operations again for a target narrower than the CPU
+    /// (`CpuSet::narrower`), by target name, where they differ there.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub generic_at: BTreeMap<String, BTreeMap<String, Price>>,
 }
 
 /// An ISA's tables, by CPU.
@@ -62,18 +66,16 @@ impl CpuSet {
             let mattr = (self.mattr)(cpu);
             let Priced { resources, dispatch_width, prices: instructions } =
                 price_regions(&tools, self, cpu, &mattr, &bodies_by_key, &dir.join(format!("{cpu}-instructions.s")))?;
-            let generic_asm = generic::compile(&tools, self, cpu, &mattr, dir)?;
-            let found = bodies(&generic_asm.asm, self.comments);
-            let generic_bodies: Vec<(String, Vec<String>)> = generic_asm
-                .keys
-                .iter()
-                .enumerate()
-                .filter_map(|(k, key)| Some((key.clone(), found.get(&format!("hydride_g{k}"))?.clone())))
-                .collect();
-            let generic =
-                price_regions(&tools, self, cpu, &mattr, &generic_bodies, &dir.join(format!("{cpu}-generic.s")))?
-                    .prices;
-            cpus.insert(cpu.to_string(), CpuTable { resources, dispatch_width, instructions, generic });
+            let generic = self.price_generic(&tools, cpu, &mattr, "all", dir)?;
+            let mut generic_at = BTreeMap::new();
+            for (target, narrowing) in self.narrower {
+                let mattr = if mattr.is_empty() { narrowing.to_string() } else { format!("{mattr},{narrowing}") };
+                let narrow = self.price_generic(&tools, cpu, &mattr, target, dir)?;
+                if narrow != generic {
+                    generic_at.insert(target.to_string(), narrow);
+                }
+            }
+            cpus.insert(cpu.to_string(), CpuTable { resources, dispatch_width, instructions, generic, generic_at });
         }
         let source = format!(
             "llvm-mca -mcpu=<cpu> on each instruction's code alone: clang-22 -O1 (immediates = 1, {}) for the \
@@ -81,6 +83,27 @@ impl CpuSet {
             (self.clang_flags)("<cpu>").join(" ")
         );
         Ok(CpuCosts { source, cpus })
+    }
+
+    /// The generic operations compiled by llc for `cpu` with `mattr`, priced.
+    fn price_generic(
+        &self,
+        tools: &Tools,
+        cpu: &str,
+        mattr: &str,
+        tag: &str,
+        dir: &Path,
+    ) -> Result<BTreeMap<String, Price>, CostError> {
+        let generic_asm = generic::compile(tools, self, cpu, mattr, &format!("{cpu}-{tag}"), dir)?;
+        let found = bodies(&generic_asm.asm, self.comments);
+        let generic_bodies: Vec<(String, Vec<String>)> = generic_asm
+            .keys
+            .iter()
+            .enumerate()
+            .filter_map(|(k, key)| Some((key.clone(), found.get(&format!("hydride_g{k}"))?.clone())))
+            .collect();
+        let file = dir.join(format!("{cpu}-{tag}-generic.s"));
+        Ok(price_regions(tools, self, cpu, mattr, &generic_bodies, &file)?.prices)
     }
 
     /// `functions` compiled for `cpu` to assembly; those the compiler
@@ -166,18 +189,31 @@ pub fn render(costs: &CpuCosts, header: &str) -> Result<String, serde_json::Erro
             serde_json::to_string(&table.resources)?,
             table.dispatch_width
         );
-        for (f, (field, entries)) in
-            [("instructions", &table.instructions), ("generic", &table.generic)].into_iter().enumerate()
-        {
-            out += &format!("      \"{field}\": {{\n");
-            for (i, (name, price)) in entries.iter().enumerate() {
-                let comma = if i + 1 < entries.len() { "," } else { "" };
-                out += &format!("        {}: {}{comma}\n", serde_json::to_string(name)?, serde_json::to_string(price)?);
+        out += &format!("      \"instructions\": {},\n", entry_lines(&table.instructions, 6)?);
+        out += &format!("      \"generic\": {}", entry_lines(&table.generic, 6)?);
+        if !table.generic_at.is_empty() {
+            out += ",\n      \"generic_at\": {\n";
+            for (t, (target, entries)) in table.generic_at.iter().enumerate() {
+                let comma = if t + 1 < table.generic_at.len() { "," } else { "" };
+                out += &format!("        {}: {}{comma}\n", serde_json::to_string(target)?, entry_lines(entries, 8)?);
             }
-            out += if f == 0 { "      },\n" } else { "      }\n" };
+            out += "      }";
         }
+        out += "\n";
         out += if c + 1 < costs.cpus.len() { "    },\n" } else { "    }\n" };
     }
     out += "  }\n}\n";
+    Ok(out)
+}
+
+/// A map of prices as a JSON object, one entry per line, closed at `indent`.
+fn entry_lines(entries: &BTreeMap<String, Price>, indent: usize) -> Result<String, serde_json::Error> {
+    let pad = " ".repeat(indent);
+    let mut out = String::from("{\n");
+    for (i, (name, price)) in entries.iter().enumerate() {
+        let comma = if i + 1 < entries.len() { "," } else { "" };
+        out += &format!("{pad}  {}: {}{comma}\n", serde_json::to_string(name)?, serde_json::to_string(price)?);
+    }
+    out += &format!("{pad}}}");
     Ok(out)
 }

@@ -171,7 +171,8 @@ impl Target {
     /// The CPU `option` names for it (empty: the target's default CPU,
     /// `native`: this host's, as LLVM names it).
     pub fn cpu(self, option: &str) -> Result<Cpu, UnknownCpu> {
-        Cpu::resolve(self.isa.of(), self.isa.index(), option, &(self.spec().default_cpu)())
+        let spec = self.spec();
+        Cpu::resolve(self.isa.of(), self.isa.index(), spec.name, option, &(spec.default_cpu)())
     }
 
     /// Whether an instruction of the target's ISA needing these features

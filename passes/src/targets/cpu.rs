@@ -5,6 +5,7 @@
 
 use super::isa::IsaTarget;
 use dialectgen::cpu_costs::{CpuCosts, CpuTable, Price};
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// A CPU of one ISA, and its prices if the ISA has a table for it.
@@ -12,6 +13,8 @@ use std::sync::OnceLock;
 pub struct Cpu {
     name: &'static str,
     table: Option<&'static CpuTable>,
+    /// The generic operations' prices at the target's features.
+    generic: Option<&'static BTreeMap<String, Price>>,
 }
 
 /// A `cpu` option the target's ISA has no table for.
@@ -43,11 +46,17 @@ fn interned(name: &str) -> &'static str {
 }
 
 impl Cpu {
-    /// The CPU `option` names for a target of `isa` (registry `index`):
+    /// The CPU `option` names for `target` of `isa` (registry `index`):
     /// empty is `default` (the target's), `native` this host's CPU as LLVM
     /// names it. A named CPU must have a table; the default and `native`
     /// may lack one (their code is then priced by the ISA's own rules).
-    pub fn resolve(isa: &'static dyn IsaTarget, index: usize, option: &str, default: &str) -> Result<Cpu, UnknownCpu> {
+    pub fn resolve(
+        isa: &'static dyn IsaTarget,
+        index: usize,
+        target: &str,
+        option: &str,
+        default: &str,
+    ) -> Result<Cpu, UnknownCpu> {
         let table = costs(isa, index);
         let name = match option {
             "" => default.to_string(),
@@ -65,7 +74,10 @@ impl Cpu {
                 None => UnknownCpu::NoModels { name, isa: isa.name() },
             });
         }
-        Ok(Cpu { name: interned(&name), table: found })
+        // A target narrower than the CPU prices its generic operations as
+        // LLVM compiles them at the target's features.
+        let generic = found.map(|t| t.generic_at.get(target).unwrap_or(&t.generic));
+        Ok(Cpu { name: interned(&name), table: found, generic })
     }
 
     /// LLVM's name of it (`znver4`, `neoverse-v1`); empty where its ISA has no CPU models.
@@ -92,9 +104,10 @@ impl Cpu {
         self.table?.instructions.get(intrinsic)
     }
 
-    /// A generic LLVM operation (`dialectgen::cpu_costs::generic::key`) alone on it.
+    /// A generic LLVM operation (`dialectgen::cpu_costs::generic::key`) alone
+    /// on it, at the target's features.
     pub fn generic(self, key: &str) -> Option<&'static Price> {
-        self.table?.generic.get(key)
+        self.generic?.get(key)
     }
 
     /// Cycles per run of all of `pieces` (each once), on its ports and

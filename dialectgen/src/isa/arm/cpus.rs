@@ -19,6 +19,7 @@ pub const CPUS: CpuSet = CpuSet {
     mattr: |_| EXTENSIONS.into(),
     c_header: "#include <arm_neon.h>",
     comments: CommentStyle::Slashes,
+    narrower: &[],
     load: "ldr q0, [x0]",
     store: "str q0, [x0]",
 };

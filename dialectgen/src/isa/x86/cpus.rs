@@ -26,6 +26,7 @@ pub const CPUS: CpuSet = CpuSet {
     mattr: |_| String::new(),
     c_header: "#include <immintrin.h>",
     comments: CommentStyle::Hash,
+    narrower: &[("x86-avx2", "-avx512f")],
     load: "vmovdqu (%rdi), %xmm0",
     store: "vmovdqu %xmm0, (%rdi)",
 };
