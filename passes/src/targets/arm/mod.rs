@@ -76,3 +76,16 @@ impl IsaTarget for Arm {
         include_str!("../../../../generated/arm/llvm-lowering.json")
     }
 }
+
+#[cfg(test)]
+mod cpu_tests {
+    use crate::synth::target::Target;
+
+    #[test]
+    fn each_target_defaults_to_a_priced_cpu() {
+        assert_eq!(Target::named("aarch64-neon").cpu("").unwrap().name(), "neoverse-n1");
+        let v1 = Target::named("aarch64-neon-dotprod-i8mm").cpu("").unwrap();
+        assert_eq!(v1.name(), "neoverse-v1");
+        assert!(v1.instruction("vusdotq_s32").is_some_and(|p| p.instructions == 1));
+    }
+}

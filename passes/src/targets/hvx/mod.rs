@@ -59,3 +59,15 @@ impl IsaTarget for Hvx {
         include_str!("../../../../generated/hvx/llvm-lowering.json")
     }
 }
+
+#[cfg(test)]
+mod cpu_tests {
+    use crate::synth::target::{Target, UnknownCpu};
+
+    #[test]
+    fn hvx_has_no_cpu_models_and_refuses_a_cpu() {
+        let hvx = Target::named("hexagon-hvx128").cpu("").unwrap();
+        assert!(!hvx.is_priced() && hvx.name().is_empty());
+        assert!(matches!(Target::named("hexagon-hvx128").cpu("znver4"), Err(UnknownCpu::NoModels { .. })));
+    }
+}

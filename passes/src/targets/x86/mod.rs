@@ -99,3 +99,38 @@ impl IsaTarget for X86 {
         })
     }
 }
+
+#[cfg(test)]
+mod cpu_tests {
+    // The CPU tables as the x86 targets use them (`crate::targets::Cpu`).
+    use crate::synth::target::{Target, UnknownCpu};
+
+    #[test]
+    fn named_targets_default_to_a_priced_cpu_and_named_cpus_must_be_priced() {
+        let zen4 = Target::named("x86-avx512").cpu("").unwrap();
+        assert_eq!(zen4.name(), "znver4");
+        assert!(zen4.is_priced());
+        assert_eq!(Target::named("x86-avx2").cpu("").unwrap().name(), "x86-64-v3");
+        assert!(matches!(Target::named("x86-avx2").cpu("pentium4"), Err(UnknownCpu::NotPriced { .. })));
+    }
+
+    #[test]
+    fn a_narrower_target_prices_generic_operations_at_its_own_features() {
+        // One 512-bit extension on Skylake-AVX512; two 256-bit ones at x86-avx2 there.
+        let key = "zext_load v32i8 v32i16";
+        let wide = Target::named("x86-avx512").cpu("skylake-avx512").unwrap().generic(key).unwrap();
+        let split = Target::named("x86-avx2").cpu("skylake-avx512").unwrap().generic(key).unwrap();
+        assert_eq!((wide.instructions, split.instructions), (1, 2));
+    }
+
+    #[test]
+    fn every_instruction_of_the_grammar_is_priced_on_a_cpu_that_runs_it() {
+        let zen4 = Target::named("x86-avx512").cpu("znver4").unwrap();
+        for intrinsic in ["_mm512_dpbusd_epi32", "_mm256_maddubs_epi16", "_mm512_packus_epi16"] {
+            assert!(zen4.instruction(intrinsic).is_some_and(|p| p.uops > 0), "{intrinsic}");
+        }
+        let zen3 = Target::named("x86-avx2").cpu("znver3").unwrap();
+        assert!(zen3.instruction("_mm512_dpbusd_epi32").is_none(), "Zen 3 has no AVX-512");
+        assert!(zen3.instruction("_mm256_maddubs_epi16").is_some());
+    }
+}
