@@ -218,40 +218,39 @@ pub extern "C" fn hydride_cpu_help() -> MlirStringRef {
 }
 
 /// Why `cpu` is no CPU for `target` (or `target` no target), or an empty
-/// string; the text lives until this thread's next call.
+/// string; the text lives until this thread's next problem query.
 ///
 /// # Safety
 /// `target` and `cpu` are readable strings for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hydride_cpu_problem(target: MlirStringRef, cpu: MlirStringRef) -> MlirStringRef {
-    thread_local!(static PROBLEM: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) });
     // SAFETY: guaranteed by the caller.
     let (target, cpu) = unsafe { (raw::string(target), raw::string(cpu)) };
-    let problem = match Target::parse(&target) {
+    problem_text(match Target::parse(&target) {
         Ok(t) => t.cpu(&cpu).err().map(|e| e.to_string()).unwrap_or_default(),
         Err(e) => e.to_string(),
-    };
-    PROBLEM.with(|p| {
-        *p.borrow_mut() = problem;
-        // The String is not touched again before the next call on this thread.
-        StringRef::new(p.borrow().as_str()).to_raw()
     })
 }
 
 /// Why `target` names no target, or an empty string; the text lives
-/// until this thread's next call.
+/// until this thread's next problem query.
 ///
 /// # Safety
 /// `target` is a readable string for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hydride_target_problem(target: MlirStringRef) -> MlirStringRef {
-    thread_local!(static PROBLEM: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) });
     // SAFETY: guaranteed by the caller.
     let name = unsafe { raw::string(target) };
-    let problem = Target::parse(&name).err().map(|e| e.to_string()).unwrap_or_default();
+    problem_text(Target::parse(&name).err().map(|e| e.to_string()).unwrap_or_default())
+}
+
+/// `problem` kept for the shim until this thread's next problem query
+/// (`hydride_target_problem`, `hydride_cpu_problem`).
+fn problem_text(problem: String) -> MlirStringRef {
+    thread_local!(static PROBLEM: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) });
     PROBLEM.with(|p| {
         *p.borrow_mut() = problem;
-        // The String is not touched again before the next call on this thread.
+        // The String is not touched again before the next query on this thread.
         StringRef::new(p.borrow().as_str()).to_raw()
     })
 }

@@ -1,6 +1,6 @@
 //! What can go wrong pricing an ISA's code.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CostError {
@@ -12,4 +12,13 @@ pub enum CostError {
     Output { tool: String, cpu: String, why: String },
     #[error("writing {path}: {source}")]
     Write { path: PathBuf, source: std::io::Error },
+}
+
+impl CostError {
+    /// `tool` exited with failure for `cpu`: its first error line.
+    pub fn failed(tool: &Path, cpu: &str, stderr: &[u8]) -> CostError {
+        let stderr = String::from_utf8_lossy(stderr);
+        let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed").to_string();
+        CostError::Failed { tool: tool.display().to_string(), cpu: cpu.into(), message }
+    }
 }

@@ -23,9 +23,6 @@ pub const BY_CONSTANT: &[&str] = &["shl", "lshr", "ashr", "and", "mul", "add", "
 /// Comparisons (their predicate), whose result is a vector of `i1`.
 pub const COMPARISONS: &[&str] = &["eq", "sgt", "ugt"];
 
-/// Extensions and truncations, between element widths in ratio 2 or 4.
-pub const CONVERSIONS: &[&str] = &["zext", "sext", "trunc"];
-
 const ELEMENTS: [u32; 4] = [8, 16, 32, 64];
 const VECTOR_BITS: [u32; 4] = [64, 128, 256, 512];
 
@@ -59,8 +56,7 @@ fn functions() -> Vec<(String, String)> {
                 continue;
             }
             let lanes = vector / bits;
-            let t = format!("<{lanes} x i{bits}>");
-            let s = format!("v{lanes}i{bits}");
+            let (t, s, m) = (format!("<{lanes} x i{bits}>"), ty(lanes, bits), format!("<{lanes} x i1>"));
             for op in BINARY {
                 let body = if op.starts_with('s') && op.len() == 4 || op.starts_with("um") {
                     format!("%r = call {t} @llvm.{op}.{s}({t} %a, {t} %b)\n  ret {t} %r")
@@ -81,13 +77,11 @@ fn functions() -> Vec<(String, String)> {
                 ));
             }
             for p in COMPARISONS {
-                let m = format!("<{lanes} x i1>");
                 out.push((
                     key(&format!("icmp_{p}"), lanes, bits),
                     format!("{m} @F({t} %a, {t} %b) {{\n  %r = icmp {p} {t} %a, %b\n  ret {m} %r\n}}"),
                 ));
             }
-            let m = format!("<{lanes} x i1>");
             out.push((
                 key("select", lanes, bits),
                 format!("{t} @F({m} %c, {t} %a, {t} %b) {{\n  %r = select {m} %c, {t} %a, {t} %b\n  ret {t} %r\n}}"),
@@ -172,9 +166,7 @@ pub fn compile(
         .output()
         .map_err(|source| CostError::Spawn { tool: tools.llc.display().to_string(), source })?;
     if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed").to_string();
-        return Err(CostError::Failed { tool: tools.llc.display().to_string(), cpu: cpu.into(), message });
+        return Err(CostError::failed(&tools.llc, cpu, &out.stderr));
     }
     let asm =
         std::fs::read_to_string(&out_path).map_err(|source| CostError::Write { path: out_path.clone(), source })?;

@@ -105,9 +105,7 @@ fn run(tools: &Tools, set: &CpuSet, cpu: &str, mattr: &str, file: &Path) -> Resu
     }
     let out = cmd.arg(file).output().map_err(|source| CostError::Spawn { tool: tool(), source })?;
     if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed").to_string();
-        return Err(CostError::Failed { tool: tool(), cpu: cpu.into(), message });
+        return Err(CostError::failed(&tools.mca, cpu, &out.stderr));
     }
     serde_json::from_slice(&out.stdout).map_err(|e| CostError::Output {
         tool: tool(),

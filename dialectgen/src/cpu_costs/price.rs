@@ -53,17 +53,6 @@ impl Price {
         busiest.max(dispatch)
     }
 
-    /// `self` and `other` in one piece (both run).
-    pub fn and(&self, other: &Price) -> Price {
-        Price {
-            rthroughput: self.rthroughput + other.rthroughput,
-            latency: self.latency + other.latency,
-            uops: self.uops + other.uops,
-            instructions: self.instructions + other.instructions,
-            ports: self.ports.iter().chain(&other.ports).copied().collect(),
-        }
-    }
-
     /// `self` run `n` times.
     pub fn times(&self, n: u32) -> Price {
         Price {

@@ -140,8 +140,7 @@ impl CpuSet {
                 .filter(|k| live.get(*k) == Some(&true))
                 .collect();
             if bad.is_empty() {
-                let message = stderr.lines().find(|l| l.contains("error")).unwrap_or("failed").to_string();
-                return Err(CostError::Failed { tool: compiler.display().to_string(), cpu: cpu.into(), message });
+                return Err(CostError::failed(compiler, cpu, &out.stderr));
             }
             for k in bad {
                 live[k] = false;
@@ -165,8 +164,7 @@ impl CpuSet {
             .output()
             .map_err(|source| CostError::Spawn { tool: compiler.display().to_string(), source })?;
         if !out.status.success() {
-            let message = String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("failed").to_string();
-            return Err(CostError::Failed { tool: compiler.display().to_string(), cpu: cpu.into(), message });
+            return Err(CostError::failed(compiler, cpu, &out.stderr));
         }
         Ok(String::from_utf8_lossy(&out.stdout)
             .lines()

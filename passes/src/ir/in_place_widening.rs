@@ -62,9 +62,6 @@ const LANE_WISE: &[&str] = &[
     "arith.select",
 ];
 
-/// The ops whose narrow results a region extends: reads of memory.
-const MEMORY_READS: &[&str] = &["vector.load", "vector.transfer_read", "vector.maskedload"];
-
 /// The most ops a region holds (its proof grows with it).
 const MAX_OPS: usize = 256;
 
@@ -224,9 +221,8 @@ impl Region {
                 {
                     // Narrow vectors LLVM has to shuffle anyway (a
                     // deinterleave) it already extends in place.
-                    let loaded = flow
-                        .defining_op(d.operands[0])
-                        .is_none_or(|s| MEMORY_READS.contains(&flow.ops[s].name.as_str()));
+                    let x = d.operands[0];
+                    let loaded = flow.defining_op(x).is_none() || flow.loaded(x);
                     if !loaded {
                         return Some(Err(NotInPlace::ExtendsShuffle));
                     }

@@ -8,6 +8,10 @@ use super::attr::Attr;
 use super::types::Ty;
 use std::collections::{BTreeSet, HashMap};
 
+/// The ops that read a vector from memory, and those that write one.
+const MEMORY_READS: &[&str] = &["vector.load", "vector.transfer_read", "vector.maskedload"];
+const MEMORY_WRITES: &[&str] = &["vector.store", "vector.transfer_write", "vector.maskedstore"];
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlockOp {
     pub index: usize,
@@ -104,6 +108,17 @@ impl<'a> Dataflow<'a> {
     /// The position of the op defining `value`, if an op of the block does.
     pub fn defining_op(&self, value: usize) -> Option<usize> {
         self.defined_by.get(&value).copied()
+    }
+
+    /// Whether an op of the block reads `value` from memory (a load).
+    pub fn loaded(&self, value: usize) -> bool {
+        self.defining_op(value).is_some_and(|d| MEMORY_READS.contains(&self.ops[d].name.as_str()))
+    }
+
+    /// Whether `value` is read, and only by stores to memory.
+    pub fn only_stored(&self, value: usize) -> bool {
+        let readers = self.readers(value);
+        !readers.is_empty() && readers.iter().all(|u| MEMORY_WRITES.contains(&self.ops[*u].name.as_str()))
     }
 
     /// The positions of the ops reading `value`.

@@ -41,17 +41,8 @@ fn price(cpu: Cpu, flow: &Dataflow, op: &BlockOp) -> Option<Option<Price>> {
         let (_, to) = lanes_bits(op.result_types.first())?;
         // LLVM folds a load into the extension of what it reads, and a
         // store into the truncation it writes.
-        let loaded = conversion != "trunc"
-            && op
-                .operands
-                .first()
-                .and_then(|v| flow.defining_op(*v))
-                .is_some_and(|d| MEMORY_READS.contains(&flow.ops[d].name.as_str()));
-        let stored = conversion == "trunc"
-            && op.results.first().is_some_and(|r| {
-                let readers = flow.readers(*r);
-                !readers.is_empty() && readers.iter().all(|u| MEMORY_WRITES.contains(&flow.ops[*u].name.as_str()))
-            });
+        let loaded = conversion != "trunc" && op.operands.first().is_some_and(|v| flow.loaded(*v));
+        let stored = conversion == "trunc" && op.results.first().is_some_and(|r| flow.only_stored(*r));
         let form = match (loaded, stored) {
             (true, _) => format!("{conversion}_load"),
             (_, true) => "trunc_store".to_string(),
@@ -98,10 +89,6 @@ fn price(cpu: Cpu, flow: &Dataflow, op: &BlockOp) -> Option<Option<Price>> {
     let op_key = if by_constant { format!("{llvm}_const") } else { llvm.to_string() };
     split(cpu, lanes, |l| key(&op_key, l, bits)).map(Some)
 }
-
-/// The ops that read memory into a vector, and that write one to memory.
-const MEMORY_READS: &[&str] = &["vector.load", "vector.transfer_read", "vector.maskedload"];
-const MEMORY_WRITES: &[&str] = &["vector.store", "vector.transfer_write", "vector.maskedstore"];
 
 /// The price of `lanes` lanes: the table's entry, or of half as many twice, …
 fn split(cpu: Cpu, lanes: u32, key_of: impl Fn(u32) -> String) -> Option<Price> {

@@ -231,13 +231,8 @@ impl LlvmChain {
         if !self.extends_from_memory {
             return 0;
         }
-        let loaded = |v: &usize| {
-            flow.defining_op(*v).is_some_and(|p| {
-                matches!(flow.ops[p].name.as_str(), "vector.load" | "vector.transfer_read" | "vector.maskedload")
-            })
-        };
         let inputs: BTreeSet<usize> =
-            chains.iter().flat_map(|(_, f)| f.terms.iter().map(|(v, _)| *v)).filter(loaded).collect();
+            chains.iter().flat_map(|(_, f)| f.terms.iter().map(|(v, _)| *v)).filter(|v| flow.loaded(*v)).collect();
         chains.first().map_or(0, |(_, f)| inputs.len() * (f.lanes * f.input_bits).div_ceil(register_bits) as usize)
     }
 }
