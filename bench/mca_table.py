@@ -43,7 +43,7 @@ class PricedTarget:
 # Features beyond x86-64-v3 (x86-avx2) and beyond Zen 4's (x86-avx512) that a CPU of the set may have.
 TARGETS = {
     "x86-avx512": PricedTarget("x86-avx512", "x86", 512, "x86_64-linux-gnu", "-avxvnni,-avx512fp16",
-                               ("znver4", "znver5", "sapphirerapids", "emeraldrapids")),
+                               ("znver4", "znver5", "icelake-server", "rocketlake", "sapphirerapids", "emeraldrapids")),
     "x86-avx2": PricedTarget("x86-avx2", "x86", 512, "x86_64-linux-gnu", "-avx512f,-avxvnni",
                              ("znver3", "znver4", "znver5", "skylake-avx512", "icelake-server", "sapphirerapids",
                               "emeraldrapids", "alderlake", "x86-64-v3", "x86-64-v4")),

@@ -105,6 +105,9 @@ fn functions() -> Vec<(String, String)> {
                         ),
                     ));
                 }
+                if wide <= 32 {
+                    extended_products(&mut out, (lanes, bits, wide), (&t, &w));
+                }
                 out.push((
                     conversion_key("trunc", lanes, wide, bits),
                     format!("{t} @F({w} %a) {{\n  %r = trunc {w} %a to {t}\n  ret {t} %r\n}}"),
@@ -120,6 +123,31 @@ fn functions() -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// The weight [`extended_products`] multiply by: no shift-and-add pair,
+/// as a stencil's weights mostly are not.
+pub const PRODUCT_WEIGHT: u32 = 85;
+
+/// Products of extended lanes by a constant, `ext(x) * c` (the terms of a
+/// sum of weighted taps), of `x` in a register and loaded: LLVM selects
+/// the two as one unit, knowing the wide lanes' high bits (a 16-bit
+/// multiply-add, `vpmaddwd`, where the product fits; a widening multiply,
+/// `umull`), which the ops priced one by one miss. Keys `zext_mul v16i8
+/// v16i32`, `sext_load_mul …`. The sum they go to is priced apart: LLVM
+/// fuses a product into its add (`vpdpwssd`) only where the chain of adds
+/// is short, and splits the fused form again where it lengthens the
+/// chain's latency.
+fn extended_products(out: &mut Vec<(String, String)>, (lanes, bits, wide): (u32, u32, u32), (t, w): (&str, &str)) {
+    let c = PRODUCT_WEIGHT;
+    for op in ["zext", "sext"] {
+        let tail = format!("%e = {op} {t} %a to {w}\n  %r = mul {w} %e, splat (i{wide} {c})\n  ret {w} %r");
+        out.push((conversion_key(&format!("{op}_mul"), lanes, bits, wide), format!("{w} @F({t} %a) {{\n  {tail}\n}}")));
+        out.push((
+            conversion_key(&format!("{op}_load_mul"), lanes, bits, wide),
+            format!("{w} @F(ptr %p) {{\n  %a = load {t}, ptr %p\n  {tail}\n}}"),
+        ));
+    }
 }
 
 /// The generic operations' module for llc: each function `hydride_g{k}`.
@@ -185,6 +213,8 @@ mod tests {
         assert!(keys.contains(&"zext v32i8 v32i16".to_string()));
         assert!(keys.contains(&"trunc v32i16 v32i8".to_string()));
         assert!(keys.contains(&"lshr_const v16i16".to_string()));
+        assert!(keys.contains(&"zext_load_mul v16i8 v16i32".to_string()));
+        assert!(!keys.iter().any(|k| k.starts_with("zext_mul") && k.ends_with("i64")));
         assert!(ir.contains("declare <16 x i8> @llvm.smax.v16i8(<16 x i8>, <16 x i8>)"));
         assert_eq!(ir.matches("define ").count(), keys.len());
     }

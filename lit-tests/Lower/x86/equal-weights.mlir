@@ -1,6 +1,13 @@
 // RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(lower-to-autollvm{target=x86-avx2 remarks=true}))' %s 2>&1 | FileCheck %s
 // RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(lower-to-autollvm{target=x86-avx512}))' %s | FileCheck %s --check-prefix=FACTORED
 // RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(lower-to-autollvm{target=aarch64-neon}))' %s | FileCheck %s --check-prefix=FACTORED
+// On a CPU's model, the chain and the factored form are priced, each
+// product of an extended byte by a weight that is no shift and add as the
+// one unit LLVM selects (`vpmovzxbd` and `vpmaddwd`): Ice Lake's model
+// runs the extensions on its one shuffle port and finds the chain cheaper;
+// Zen 4's, the factored form.
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(hydride-equal-weights{target=x86-avx512 cpu=icelake-server remarks=true}))' %s 2>&1 | FileCheck %s --check-prefix=ICX
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(hydride-equal-weights{target=x86-avx512 cpu=znver4 remarks=true}))' %s 2>&1 | FileCheck %s --check-prefix=ZEN4
 // A sum of extended bytes times constants in 32-bit lanes whose weights
 // repeat (a 7x7 binomial blur's 49 taps have 10 weights) is factored
 // before synthesis, proved equal first: each weight's bytes are summed in
@@ -15,6 +22,13 @@
 // CHECK: arith.muli %{{.*}}, %{{.*}} : vector<16xi32>
 // CHECK-NOT: arith.muli
 // CHECK: return
+// ICX: remark: hydride-equal-weights: a sum of 6 extended bytes times constant weights (3 distinct) left unfactored: {{[0-9.]+}} cycles factored, {{[0-9.]+}} cycles as it is, on cpu icelake-server
+// ICX-LABEL: func.func @equal_weights
+// ICX-NOT: vector<16xi16>
+// ICX: return
+// ZEN4: remark: hydride-equal-weights: {{.*}} factored by weight, {{.*}} ({{[0-9.]+}} cycles factored, {{[0-9.]+}} as it is, on cpu znver4)
+// ZEN4-LABEL: func.func @equal_weights
+// ZEN4: arith.addi %{{.*}}, %{{.*}} : vector<16xi16>
 // FACTORED-LABEL: func.func @equal_weights
 // FACTORED: arith.extui %{{.*}} : vector<16xi16> to vector<16xi32>
 // FACTORED: arith.muli %{{.*}}, %{{.*}} : vector<16xi32>

@@ -10,19 +10,29 @@
 //! and 9 adds in 32-bit lanes. A chain reads at most
 //! [`products::MAX_TERMS`] bytes, so no 16-bit sum of them overflows
 //! (64 · 255 < 2^16); the rewrite is proved equal to the chain with Z3
-//! before it is made all the same. It is made where it costs fewer
-//! instructions in the target's registers, before synthesis, which then
-//! searches the factored form.
+//! before it is made all the same. It is made before synthesis, which
+//! then searches the factored form, where it is cheaper: on the target
+//! CPU's model where that prices both forms (`cpu=`,
+//! `crate::synth::op_price`: each product of an extended byte by a weight
+//! that is no shift and add priced as the one unit LLVM selects, an
+//! extension and a 16-bit multiply-add), else where it costs fewer
+//! instructions in the target's registers. On Ice Lake's model the
+//! extensions, on its one shuffle port, bound both forms, and the factored
+//! form has ten more (the groups' sums): the chain stays. On Sapphire
+//! Rapids' the 512-bit adds and products share that port and one other,
+//! and the factored form has fewer of them: it is factored, as on Zen 4's.
 
 use super::build::{self, Builder};
 use super::failure::RewriteError;
 use super::raw;
 use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
-use crate::synth::block::{BlockOp, Dataflow};
+use crate::synth::block::{BlockOp, Dataflow, Window};
 use crate::synth::lower::{proved_once, Options};
+use crate::synth::op_price;
 use crate::synth::products::{self, LinearForm};
 use crate::synth::proof::{sums_equal_reading, windows_equal, LeafElements};
+use crate::synth::target::Cpu;
 use crate::synth::types::Ty;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value};
@@ -58,7 +68,7 @@ pub fn run<'c>(
                 continue;
             }
             let Some(form) = products::linear_form(&flow, pos) else { continue };
-            let Some(factored) = Factored::of(&form, register_bits) else { continue };
+            let Some(factored) = Factored::grouped(&form) else { continue };
             consumed.extend(form.ops.iter().copied());
             let what = format!(
                 "a sum of {} extended bytes times constant weights ({} distinct)",
@@ -66,6 +76,25 @@ pub fn run<'c>(
                 factored.groups.len()
             );
             let window = flow.close(form.ops.clone(), pos);
+            // On the CPU's model where it prices both forms, else by count.
+            let verdict = match factored.priced_verdict(options.limits.cpu, &flow, &form, &window) {
+                Some(priced) => priced,
+                None if factored.fewer_instructions(&form, register_bits) => Ok(format!(
+                    " (fewer instructions in {register_bits}-bit registers; not priced on {})",
+                    options.limits.cpu.describe()
+                )),
+                None => Err(format!("no fewer instructions in {register_bits}-bit registers")),
+            };
+            let verdict = match verdict {
+                Ok(v) => v,
+                Err(why) => {
+                    if remarks {
+                        let text = format!("hydride-equal-weights: {what} left unfactored: {why}");
+                        raw::emit(&read.handles[pos], true, &text);
+                    }
+                    continue;
+                }
+            };
             let proof = proved_once(options, "equal weights", &flow, &window, || {
                 if factored.proved(&flow, &form, pos, PROOF_MS.min(proof_ms)) {
                     Ok(())
@@ -75,7 +104,7 @@ pub fn run<'c>(
             });
             if proof.is_ok() {
                 if remarks {
-                    let text = format!("hydride-equal-weights: {what} factored by weight, each weight's bytes summed in {GROUP_BITS}-bit lanes (proved equal)");
+                    let text = format!("hydride-equal-weights: {what} factored by weight, each weight's bytes summed in {GROUP_BITS}-bit lanes (proved equal){verdict}");
                     raw::emit(&read.handles[pos], true, &text);
                 }
                 factored.emit(context, &read, &form, pos)?;
@@ -104,9 +133,10 @@ struct Factored {
 }
 
 impl Factored {
-    /// The groups of `form` where factoring them costs fewer instructions
-    /// in registers of `register_bits` than the chain as it is.
-    fn of(form: &LinearForm, register_bits: u32) -> Option<Factored> {
+    /// The terms of `form` grouped by weight, where it is a chain the
+    /// rewrite takes: bytes in lanes wider than the groups' sums, at most
+    /// [`products::MAX_TERMS`] of them.
+    fn grouped(form: &LinearForm) -> Option<Factored> {
         if form.input_bits != 8 || form.elem_bits <= GROUP_BITS || form.terms.len() > products::MAX_TERMS {
             return None;
         }
@@ -118,7 +148,18 @@ impl Factored {
             }
         }
         let lanes = form.lanes;
-        let regs = |bits: u32| (lanes * bits).div_ceil(register_bits) as usize;
+        Some(Factored {
+            groups,
+            wide: Ty { dims: vec![lanes], elem_bits: form.elem_bits },
+            narrow: Ty { dims: vec![lanes], elem_bits: form.input_bits },
+            group: Ty { dims: vec![lanes], elem_bits: GROUP_BITS },
+        })
+    }
+
+    /// Whether factoring costs fewer instructions than the chain `form` in
+    /// registers of `register_bits`: what decides without a CPU's model.
+    fn fewer_instructions(&self, form: &LinearForm, register_bits: u32) -> bool {
+        let regs = |bits: u32| (form.lanes * bits).div_ceil(register_bits) as usize;
         let (wide_regs, group_regs) = (regs(form.elem_bits), regs(GROUP_BITS));
         let products_of = |weights: &mut dyn Iterator<Item = i64>| weights.filter(|w| *w != 1).count();
         let n = form.terms.len();
@@ -126,14 +167,40 @@ impl Factored {
         let chain = wide_regs * (n + products_of(&mut form.terms.iter().map(|t| t.1)) + n - 1);
         // Factored: the extensions and adds of the groups at half the
         // width, then the same per group at the chain's.
-        let g = groups.len();
+        let g = self.groups.len();
         let grouped =
-            group_regs * (n + n - g) + wide_regs * (g + products_of(&mut groups.iter().map(|(w, _)| *w)) + g - 1);
-        (grouped < chain).then(|| Factored {
-            groups,
-            wide: Ty { dims: vec![lanes], elem_bits: form.elem_bits },
-            narrow: Ty { dims: vec![lanes], elem_bits: form.input_bits },
-            group: Ty { dims: vec![lanes], elem_bits: GROUP_BITS },
+            group_regs * (n + n - g) + wide_regs * (g + products_of(&mut self.groups.iter().map(|(w, _)| *w)) + g - 1);
+        grouped < chain
+    }
+
+    /// Whether the factored form is cheaper than the chain `form` (its
+    /// ops `window`) on `cpu`'s model: the text for the remark, or why
+    /// not; `None` where the model does not price both (no table, or a
+    /// type it has no entry for).
+    fn priced_verdict(
+        &self,
+        cpu: Cpu,
+        flow: &Dataflow,
+        form: &LinearForm,
+        window: &Window,
+    ) -> Option<Result<String, String>> {
+        let chain = op_price::cycles(cpu, flow, window.ops.iter().map(|&p| &flow.ops[p]))?;
+        let (factored_ops, leaves) = self.block_ops(flow, form, true);
+        // The ops defining the leaves first, so that a load folded into an
+        // extension is seen as one.
+        let mut ops: Vec<BlockOp> =
+            leaves.iter().filter_map(|&v| flow.defining_op(v)).map(|d| flow.ops[d].clone()).collect();
+        let defining = ops.len();
+        ops.extend(factored_ops);
+        for (i, o) in ops.iter_mut().enumerate() {
+            o.index = i;
+        }
+        let factored_flow = Dataflow::new(&ops);
+        let (c, f) = (chain, op_price::cycles(cpu, &factored_flow, ops[defining..].iter())?);
+        Some(if f < c {
+            Ok(format!(" ({f:.2} cycles factored, {c:.2} as it is, on {})", cpu.describe()))
+        } else {
+            Err(format!("{f:.2} cycles factored, {c:.2} cycles as it is, on {}", cpu.describe()))
         })
     }
 
@@ -362,8 +429,9 @@ mod tests {
         let flow = Dataflow::new(&ops);
         let form = products::linear_form(&flow, root).expect("a sum of products");
         // 128-bit registers: the 32-bit lanes fill one, as the 16-bit sums do; nothing saved.
-        assert!(Factored::of(&form, 128).is_none());
-        let mut factored = Factored::of(&form, 64).expect("factored where 32-bit lanes take two registers");
+        let mut factored = Factored::grouped(&form).expect("bytes in 32-bit lanes");
+        assert!(!factored.fewer_instructions(&form, 128));
+        assert!(factored.fewer_instructions(&form, 64), "factored where 32-bit lanes take two registers");
         assert_eq!(factored.groups, vec![(5, vec![0, 1, 2]), (7, vec![3])]);
         assert!(factored.proved(&flow, &form, root, 4_000));
         // Three bytes add up to 765: 10-bit sums hold them, 9-bit sums do not, and the proof sees it.

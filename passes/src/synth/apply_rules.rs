@@ -29,6 +29,9 @@ pub(super) fn by_rule(
             }
         }
     }
+    if !no_dearer_on_cpu(flow, &window.ops, &program, grammar, limits) {
+        return None;
+    }
     let verdict = super::search::prove(flow, lifted, grammar, limits, &program);
     trace_rule(ruled.rule, &program, &verdict);
     verdict.ok().map(|()| Outcome::Found(program))
@@ -56,11 +59,25 @@ pub(super) fn by_rules_with_cuts(
         leaves: ruled.leaves.clone(),
         root: window.root,
     };
+    if !no_dearer_on_cpu(flow, &replaced.ops, &ruled.program, grammar, &options.limits) {
+        return None;
+    }
     let verdict = super::search::prove(flow, &replaced, grammar, &options.limits, &ruled.program);
     trace_rule(ruled.rule, &ruled.program, &verdict);
     verdict.ok()?;
     options.by_rules.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     Some((new_ops(grammar, &ruled.program, &replaced), ruled.ops))
+}
+
+/// Whether the rules' `program` is no dearer than the `ops` it replaces
+/// on the CPU's model (the extraction counted instructions); true where
+/// the CPU has no model or one side has no price.
+fn no_dearer_on_cpu(flow: &Dataflow, ops: &[usize], program: &Program, grammar: &Grammar, limits: &Limits) -> bool {
+    let before = super::op_price::cycles(limits.cpu, flow, ops.iter().map(|&p| &flow.ops[p]));
+    match (before, program.cycles(grammar, limits.cpu)) {
+        (Some(before), Some(after)) => after <= before + 1e-9,
+        _ => true,
+    }
 }
 
 fn rules_for(

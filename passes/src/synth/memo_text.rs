@@ -12,10 +12,12 @@ use super::types::Ty;
 pub(crate) fn canonical(flow: &Dataflow, w: &Window, limits: &Limits, version: u64) -> String {
     let mut local: Vec<usize> = Vec::new();
     // The limits that change what is found are part of the key (the time
-    // limit is not: a window out of time is not memoized).
+    // limit is not: a window out of time is not memoized), the CPU too:
+    // programs are chosen by its model.
     let mut text = format!(
-        "program-v8 {} {version:016x} proof-ms={} two-step-budget={}\n",
+        "program-v9 {} {} {version:016x} proof-ms={} two-step-budget={}\n",
         limits.target.name(),
+        limits.cpu.describe(),
         limits.proof_ms,
         limits.evaluations
     );

@@ -11,14 +11,63 @@ use dialectgen::cpu_costs::Price;
 
 /// Cycles per run of `ops` together on `cpu` (constants and bit casts
 /// free), or `None` if the CPU has no table or an op has no price.
+/// A product of an extended vector by a constant (see
+/// [`extended_product`]) is priced as the one unit LLVM selects it as.
 pub fn cycles<'a>(cpu: Cpu, flow: &Dataflow, ops: impl IntoIterator<Item = &'a BlockOp>) -> Option<f64> {
+    let ops: Vec<&BlockOp> = ops.into_iter().collect();
+    let positions: Vec<usize> =
+        ops.iter().filter_map(|op| op.results.first().and_then(|r| flow.defining_op(*r))).collect();
+    let mut fused: Vec<usize> = Vec::new();
     let mut prices: Vec<Price> = Vec::new();
+    for op in &ops {
+        if let Some((p, parts)) = extended_product(cpu, flow, op, &positions) {
+            prices.push(p);
+            fused.extend(parts);
+        }
+    }
     for op in ops {
+        let pos = op.results.first().and_then(|r| flow.defining_op(*r));
+        if pos.is_some_and(|p| fused.contains(&p)) {
+            continue;
+        }
         if let Some(p) = price(cpu, flow, op)? {
             prices.push(p);
         }
     }
     cpu.throughput(&prices)
+}
+
+/// `ext(x) * c` with the product `op` and the extension among `positions`,
+/// the extension read only by the product, `c` a splat constant that is
+/// no shift and add ([`by_shifts`]): its price
+/// as one unit (`zext_mul v16i8 v16i32`, the load folded in where `x` is
+/// loaded), with the positions of the product and the extension. LLVM
+/// selects the two knowing the wide lanes' high bits are the extension's
+/// (`vpmaddwd` where the product fits 16-bit lanes, `umull`).
+fn extended_product(cpu: Cpu, flow: &Dataflow, op: &BlockOp, positions: &[usize]) -> Option<(Price, [usize; 2])> {
+    if op.name != "arith.muli" {
+        return None;
+    }
+    let mul = flow.defining_op(*op.results.first()?)?;
+    let (&a, &b) = (op.operands.first()?, op.operands.get(1)?);
+    let (extended, constant) = if splat(flow, b) { (a, b) } else { (b, a) };
+    if !splat(flow, constant) || flow.readers(extended) != [mul] || by_shifts(flow, constant) {
+        return None;
+    }
+    let ext = flow.defining_op(extended).filter(|e| positions.contains(e))?;
+    let ext_op = &flow.ops[ext];
+    let conversion = match ext_op.name.as_str() {
+        "arith.extui" => "zext",
+        "arith.extsi" => "sext",
+        _ => return None,
+    };
+    let from = ext_op.operand_types.first()?.as_ref()?;
+    let to = ext_op.result_types.first()?.as_ref()?;
+    let lanes: u32 = from.dims.iter().product();
+    let loaded = if flow.loaded(*ext_op.operands.first()?) { "_load" } else { "" };
+    let form = format!("{conversion}{loaded}_mul");
+    let price = split(cpu, lanes, |l| conversion_key(&form, l, from.elem_bits, to.elem_bits))?;
+    Some((price, [mul, ext]))
 }
 
 /// The op's price: `Some(None)` where it is free, `None` where unknown.
@@ -102,6 +151,20 @@ fn split(cpu: Cpu, lanes: u32, key_of: impl Fn(u32) -> String) -> Option<Price> 
         pieces *= 2;
     }
     None
+}
+
+/// Whether `value` is a splat of `±2^n` or `±(2^n ± 1)`, a product LLVM
+/// computes by a shift (and an add or a subtraction): priced apart, as
+/// `mul_const` (priced at 3) has it.
+fn by_shifts(flow: &Dataflow, value: usize) -> bool {
+    let c = match flow.constant(value).and_then(|c| c.attribute("value")) {
+        Some(Attr::Elements(xs)) => xs.first().cloned(),
+        Some(Attr::Int(x)) => Some(x.clone()),
+        _ => None,
+    };
+    // A negative weight is the same shifts and a negation.
+    let Some(c) = c.and_then(|c| u64::try_from(c.magnitude().clone()).ok()) else { return false };
+    c.is_power_of_two() || (c + 1).is_power_of_two() || c.checked_sub(1).is_some_and(u64::is_power_of_two)
 }
 
 /// Whether `value` is a constant with every element the same.

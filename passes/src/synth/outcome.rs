@@ -58,6 +58,9 @@ pub enum Unchanged {
     NoCandidate { transpose_too: bool },
     /// Programs compute it, none costs less than the window as written.
     NotCheaper { cheapest: usize, window: usize },
+    /// Programs compute it with fewer instructions, each in more cycles
+    /// on the CPU's model (`cpu` its name; cycles in hundredths).
+    DearerOnCpu { cheapest: u64, window: u64, cpu: String },
     /// Programs compute it on the samples; none was proved equal.
     Unproved(Vec<Unproved>),
     /// A budget ran out (not memoized: more of it may find a program).
@@ -89,6 +92,18 @@ impl Unchanged {
             if let Some((cheapest, rest)) = rest.split_once(" instructions, not fewer than the window's ") {
                 if let (Some(cheapest), Some(window)) = (number(cheapest), rest.strip_suffix(" ops").and_then(number)) {
                     return Unchanged::NotCheaper { cheapest, window };
+                }
+            }
+        }
+        if let Some(rest) = text.strip_prefix("the cheapest program found takes ") {
+            let hundredths = |s: &str| s.trim().parse::<f64>().ok().map(|c| (c * 100.0).round() as u64);
+            if let Some((cheapest, rest)) = rest.split_once(" cycles on cpu ") {
+                if let Some((cpu, window)) = rest.split_once(", more than the window's ") {
+                    if let (Some(cheapest), Some(window)) =
+                        (hundredths(cheapest), window.strip_suffix(" cycles").and_then(hundredths))
+                    {
+                        return Unchanged::DearerOnCpu { cheapest, window, cpu: cpu.to_string() };
+                    }
                 }
             }
         }
@@ -148,6 +163,12 @@ impl fmt::Display for Unchanged {
             Unchanged::NotCheaper { cheapest, window } => {
                 write!(f, "the cheapest program found costs {cheapest} instructions, not fewer than the window's {window} ops")
             }
+            Unchanged::DearerOnCpu { cheapest, window, cpu } => write!(
+                f,
+                "the cheapest program found takes {:.2} cycles on cpu {cpu}, more than the window's {:.2} cycles",
+                *cheapest as f64 / 100.0,
+                *window as f64 / 100.0
+            ),
             Unchanged::Unproved(all) => {
                 let each: Vec<String> = all
                     .iter()
@@ -174,6 +195,7 @@ mod tests {
             Unchanged::NoCandidate { transpose_too: false },
             Unchanged::NoCandidate { transpose_too: true },
             Unchanged::NotCheaper { cheapest: 3, window: 2 },
+            Unchanged::DearerOnCpu { cheapest: 1250, window: 1067, cpu: "icelake-server".into() },
             Unchanged::Unproved(vec![
                 Unproved {
                     program: "vpaddw(a, b)".into(),

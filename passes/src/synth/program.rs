@@ -5,6 +5,7 @@
 
 pub use super::grammar::arguments;
 use super::grammar::{Candidate, Grammar};
+use super::target::Cpu;
 use dialectgen::eval::domain::Domain;
 use dialectgen::eval::{Concrete, Machine};
 use num_bigint::BigUint;
@@ -191,6 +192,24 @@ impl Program {
                 StepOp::Swizzle(z) => z.cost(),
             })
             .sum()
+    }
+
+    /// Cycles per run on `cpu`'s model: its instructions' prices together
+    /// on the CPU's ports ([`Cpu::throughput`]); `None` where the CPU has
+    /// no table, an instruction has no price there, or a swizzle moves
+    /// data (LLVM picks the shuffle; taking a low half is free).
+    pub fn cycles(&self, grammar: &Grammar, cpu: Cpu) -> Option<f64> {
+        let mut prices = Vec::new();
+        for s in &self.steps {
+            match &s.op {
+                StepOp::Instr { candidate, .. } => {
+                    prices.push(cpu.instruction(&grammar.candidates[*candidate].intrinsic)?)
+                }
+                StepOp::Swizzle(z) if z.cost() == 0 => {}
+                StepOp::Swizzle(_) => return None,
+            }
+        }
+        cpu.throughput(prices)
     }
 
     /// `autollvm.x(…) ; shuffle(…)`: for remarks and traces.

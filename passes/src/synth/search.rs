@@ -10,6 +10,7 @@ use super::block::{Dataflow, Window};
 use super::grammar::{Candidate, Grammar};
 use super::program::{Program, Source, Step, StepOp, Swizzle};
 use super::proof::Claim;
+use super::target::Cpu;
 use super::types::Ty;
 use dialectgen::eval::Concrete;
 use num_bigint::BigUint;
@@ -82,6 +83,9 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     if survivors.is_empty() {
         return Outcome::Unchanged(Unchanged::NotCheaper { cheapest, window: window_cost });
     }
+    if let Some(dearer) = priced(flow, window, grammar, limits.cpu, &mut survivors) {
+        return Outcome::Unchanged(dearer);
+    }
     proved(flow, window, &screen, &constants, survivors, trace)
 }
 
@@ -143,6 +147,28 @@ fn window_cost(flow: &Dataflow, window: &Window) -> usize {
             _ => 1,
         })
         .sum()
+}
+
+/// Where `cpu` has a model and prices the window: the survivors (each
+/// already fewer instructions) no dearer there than the window as written,
+/// or why none is. A program it cannot price (a shuffle LLVM picks) is
+/// left to the count.
+fn priced(
+    flow: &Dataflow,
+    window: &Window,
+    grammar: &Grammar,
+    cpu: Cpu,
+    survivors: &mut Vec<Program>,
+) -> Option<Unchanged> {
+    let as_written = super::op_price::cycles(cpu, flow, window.ops.iter().map(|&p| &flow.ops[p]))?;
+    let cheapest = survivors.iter().filter_map(|p| p.cycles(grammar, cpu)).fold(f64::INFINITY, f64::min);
+    survivors.retain(|p| p.cycles(grammar, cpu).is_none_or(|c| c <= as_written + 1e-9));
+    let hundredths = |c: f64| (c * 100.0).round() as u64;
+    survivors.is_empty().then(|| Unchanged::DearerOnCpu {
+        cheapest: hundredths(cheapest),
+        window: hundredths(as_written),
+        cpu: cpu.name().to_string(),
+    })
 }
 
 /// The programs that agree with the window on the samples: of one
@@ -293,9 +319,12 @@ fn transposed_back(program: Program, flipped: &[usize], there: &Swizzle, back: &
     Program { steps }
 }
 
-/// The survivors worth proving: cheapest first (ties in grammar order), at
+/// The survivors worth proving: cheapest first (in cycles on the CPU's
+/// model where it prices them, then in instructions; ties in grammar order), at
 /// most `per_class` per class of the last instruction, `proofs` in all.
 fn shortlist(grammar: &Grammar, mut survivors: Vec<Program>, limits: &Limits) -> Vec<Program> {
+    // On a CPU's model, the fewest cycles first; then the fewest instructions.
+    let cycles = |p: &Program| p.cycles(grammar, limits.cpu).map_or(u64::MAX, |c| (c * 100.0).round() as u64);
     let order = |p: &Program| {
         let ids: Vec<usize> = p
             .steps
@@ -305,7 +334,7 @@ fn shortlist(grammar: &Grammar, mut survivors: Vec<Program>, limits: &Limits) ->
                 super::program::StepOp::Swizzle(_) => usize::MAX,
             })
             .collect();
-        (p.cost(grammar), p.steps.len(), ids)
+        (cycles(p), p.cost(grammar), p.steps.len(), ids)
     };
     survivors.sort_by_cached_key(order);
     let class_of = |p: &Program| {
