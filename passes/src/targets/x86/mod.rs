@@ -133,4 +133,34 @@ mod cpu_tests {
         assert!(zen3.instruction("_mm512_dpbusd_epi32").is_none(), "Zen 3 has no AVX-512");
         assert!(zen3.instruction("_mm256_maddubs_epi16").is_some());
     }
+
+    /// Why `x86-avx512` computes in 512-bit registers on every CPU that
+    /// runs it: by each CPU's model, an instruction's 512-bit form costs
+    /// at most two of its 256-bit form (the same bytes), but for
+    /// `vpconflictd` on Sapphire and Emerald Rapids, which no `arith` code
+    /// asks for. (The VEX and EVEX encodings of one instruction, which LLVM
+    /// chooses between, are priced alike: they are one entry.)
+    #[test]
+    fn no_cpu_of_the_avx512_set_prices_a_512_bit_instruction_above_two_256_bit_ones() {
+        use crate::targets::isa::IsaTarget;
+        let costs: dialectgen::cpu_costs::CpuCosts =
+            serde_json::from_str(super::X86.cpu_costs().expect("x86 has CPU costs")).expect("the table parses");
+        let mut pairs = 0;
+        for cpu in ["znver4", "znver5", "icelake-server", "rocketlake", "sapphirerapids", "emeraldrapids"] {
+            let priced = Target::named("x86-avx512").cpu(cpu).unwrap();
+            let table = &costs.cpus[cpu];
+            for (name, wide) in &table.instructions {
+                let Some(narrow) =
+                    name.strip_prefix("_mm512_").and_then(|n| table.instructions.get(&format!("_mm256_{n}")))
+                else {
+                    continue;
+                };
+                pairs += 1;
+                let (w, n) = (priced.throughput([wide]).unwrap(), priced.throughput([narrow]).unwrap());
+                let conflict = name.contains("conflict_epi32") && cpu.ends_with("rapids");
+                assert!(w <= 2.0 * n + 1e-9 || conflict, "{name} on {cpu}: {w} cycles, against {n} for 256 bits");
+            }
+        }
+        assert!(pairs > 6 * 700, "{pairs} pairs");
+    }
 }
