@@ -82,6 +82,7 @@ fn functions() -> Vec<(String, String)> {
                     format!("{m} @F({t} %a, {t} %b) {{\n  %r = icmp {p} {t} %a, %b\n  ret {m} %r\n}}"),
                 ));
             }
+            deinterleaves(&mut out, lanes, bits);
             out.push((
                 key("select", lanes, bits),
                 format!("{t} @F({m} %c, {t} %a, {t} %b) {{\n  %r = select {m} %c, {t} %a, {t} %b\n  ret {t} %r\n}}"),
@@ -123,6 +124,31 @@ fn functions() -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// A vector's even and odd elements (`vector.deinterleave`), of a value in
+/// a register and loaded (where LLVM may fold the two, as `ld2`). Keys
+/// `deinterleave v64i8`, `deinterleave_load v64i8`.
+fn deinterleaves(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
+    let (t, h) = (format!("<{lanes} x i{bits}>"), format!("<{} x i{bits}>", lanes / 2));
+    let mask = |first: u32| {
+        let picks: Vec<String> = (0..lanes / 2).map(|i| format!("i32 {}", 2 * i + first)).collect();
+        format!("<{}>", picks.join(", "))
+    };
+    let pair = format!("{{{h}, {h}}}");
+    let tail = format!(
+        "%e = shufflevector {t} %a, {t} poison, <{n} x i32> {even}\n  \
+         %o = shufflevector {t} %a, {t} poison, <{n} x i32> {odd}\n  \
+         %r0 = insertvalue {pair} poison, {h} %e, 0\n  %r = insertvalue {pair} %r0, {h} %o, 1\n  ret {pair} %r",
+        n = lanes / 2,
+        even = mask(0),
+        odd = mask(1),
+    );
+    out.push((key("deinterleave", lanes, bits), format!("{pair} @F({t} %a) {{\n  {tail}\n}}")));
+    out.push((
+        key("deinterleave_load", lanes, bits),
+        format!("{pair} @F(ptr %p) {{\n  %a = load {t}, ptr %p\n  {tail}\n}}"),
+    ));
 }
 
 /// The weight [`extended_products`] multiply by: no shift-and-add pair,
@@ -214,6 +240,8 @@ mod tests {
         assert!(keys.contains(&"trunc v32i16 v32i8".to_string()));
         assert!(keys.contains(&"lshr_const v16i16".to_string()));
         assert!(keys.contains(&"zext_load_mul v16i8 v16i32".to_string()));
+        assert!(keys.contains(&"deinterleave_load v64i8".to_string()));
+        assert!(ir.contains("shufflevector <64 x i8> %a, <64 x i8> poison, <32 x i32> <i32 1, i32 3,"));
         assert!(!keys.iter().any(|k| k.starts_with("zext_mul") && k.ends_with("i64")));
         assert!(ir.contains("declare <16 x i8> @llvm.smax.v16i8(<16 x i8>, <16 x i8>)"));
         assert_eq!(ir.matches("define ").count(), keys.len());

@@ -211,7 +211,8 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     /// An integer constant of type `ty` (`llvm.mlir.constant`), `value`
-    /// sign-extended or truncated to its width.
+    /// sign-extended or truncated to its element width; of a vector type,
+    /// in every element (an immediate an intrinsic takes as a vector).
     pub fn llvm_constant(&self, value: &num_bigint::BigInt, ty: &Ty) -> Result<Value<'c, 'a>, BuildError> {
         let w = ty.elem_bits;
         let m = num_bigint::BigInt::from(1) << w;
@@ -219,7 +220,11 @@ impl<'c, 'a> Builder<'c, 'a> {
         if x >= (&m >> 1) {
             x -= &m;
         }
-        let a = attribute(self.context, &NewAttr::Int { value: x, bits: w });
+        let a = if ty.dims.is_empty() {
+            attribute(self.context, &NewAttr::Int { value: x, bits: w })
+        } else {
+            parsed_attribute(self.context, &format!("dense<{x}> : {ty}"))?
+        };
         self.create("llvm.mlir.constant", &[], &[("value", a)], mlir_type(self.context, ty))
     }
 

@@ -11,7 +11,11 @@
 //! A tree is rewritten only where the new form is proved equal to it: Z3
 //! proves the op a semilattice at the element type and both forms reduce
 //! the same elements of the rows in every lane (`crate::synth::semilattice`).
-//! It runs before synthesis, which then searches the new form.
+//! It runs before synthesis, which then searches the new form, and is made
+//! where the new form is cheaper on the target CPU's model (`cpu=`, a
+//! deinterleave of a load priced as LLVM folds the two, as AArch64's
+//! `ld2`), or, where the model does not price both forms, where the
+//! target's tuning says a deinterleave is not free with its load.
 
 use super::build::{mlir_type, Builder};
 use super::failure::RewriteError;
@@ -19,6 +23,7 @@ use super::raw;
 use super::read::{self, ReadBlock};
 use crate::synth::block::{BlockOp, Dataflow, Window};
 use crate::synth::lower::{proved_once, Options};
+use crate::synth::op_price;
 use crate::synth::proof::LeafElements;
 use crate::synth::semilattice;
 use crate::synth::target::Target;
@@ -36,6 +41,20 @@ const MAX_OPS: usize = 512;
 /// row on `target` (see [`crate::synth::target::Tuning`]).
 pub fn worthwhile(target: Target) -> bool {
     !target.isa().tuning().deinterleave_free_with_load
+}
+
+/// Whether the new form is the one to take: cheaper on the CPU's model
+/// where that prices both (the text for the remark), else where the
+/// target's tuning says; or why not.
+fn verdict(options: &Options, flow: &Dataflow, tree: &Tree, new: &NewForm) -> Result<String, String> {
+    let cpu = options.limits.cpu;
+    let before = op_price::cycles(cpu, flow, tree.window.ops.iter().map(|&p| &flow.ops[p]));
+    match (before, op_price::cycles_of_new_form(cpu, flow, &new.ops)) {
+        (Some(b), Some(a)) if a < b => Ok(format!(" ({a:.2} cycles, {b:.2} as it is, on {})", cpu.describe())),
+        (Some(b), Some(a)) => Err(format!("{a:.2} cycles, {b:.2} as it is, on {}", cpu.describe())),
+        _ if worthwhile(options.limits.target) => Ok(String::new()),
+        _ => Err(format!("at {} a deinterleave is free with its load (`ld2`)", options.limits.target.name())),
+    }
 }
 
 /// Rewrites the trees of every block under `root`; how many.
@@ -57,20 +76,22 @@ pub fn run<'c>(
                 continue;
             }
             let handle = read.handles[root];
-            if !worthwhile(options.limits.target) {
-                if remarks {
-                    let text = format!(
-                        "hydride-deinterleaved-extrema: {} of {} deinterleaved vectors not taken before the deinterleave: at {} \
-                         a deinterleave is free with its load (`ld2`)",
-                        tree.kind,
-                        tree.rows().len(),
-                        options.limits.target.name()
-                    );
-                    raw::emit(&handle, true, &text);
-                }
-                continue;
-            }
             let new = NewForm::build(&tree, read.values.len());
+            let verdict = match verdict(options, &flow, &tree, &new) {
+                Ok(verdict) => verdict,
+                Err(why) => {
+                    if remarks {
+                        let text = format!(
+                            "hydride-deinterleaved-extrema: {} of {} deinterleaved vectors not taken before the deinterleave: \
+                             {why}",
+                            tree.kind,
+                            tree.rows().len(),
+                        );
+                        raw::emit(&handle, true, &text);
+                    }
+                    continue;
+                }
+            };
             let what = format!("deinterleaved-extrema {}", tree.rows().len());
             let proof = proved_once(options, &what, &flow, &tree.window, || {
                 let new_flow = Dataflow::new(&new.ops);
@@ -86,7 +107,7 @@ pub fn run<'c>(
                     if remarks {
                         let text = format!(
                             "hydride-deinterleaved-extrema: {} of {} deinterleaved vectors taken before the deinterleave: 1 \
-                             deinterleave instead of {} (proved equal)",
+                             deinterleave instead of {} (proved equal){verdict}",
                             tree.kind,
                             tree.rows().len(),
                             tree.rows().len()

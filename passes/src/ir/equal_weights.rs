@@ -185,18 +185,8 @@ impl Factored {
         window: &Window,
     ) -> Option<Result<String, String>> {
         let chain = op_price::cycles(cpu, flow, window.ops.iter().map(|&p| &flow.ops[p]))?;
-        let (factored_ops, leaves) = self.block_ops(flow, form, true);
-        // The ops defining the leaves first, so that a load folded into an
-        // extension is seen as one.
-        let mut ops: Vec<BlockOp> =
-            leaves.iter().filter_map(|&v| flow.defining_op(v)).map(|d| flow.ops[d].clone()).collect();
-        let defining = ops.len();
-        ops.extend(factored_ops);
-        for (i, o) in ops.iter_mut().enumerate() {
-            o.index = i;
-        }
-        let factored_flow = Dataflow::new(&ops);
-        let (c, f) = (chain, op_price::cycles(cpu, &factored_flow, ops[defining..].iter())?);
+        let (factored_ops, _) = self.block_ops(flow, form, true);
+        let (c, f) = (chain, op_price::cycles_of_new_form(cpu, flow, &factored_ops)?);
         Some(if f < c {
             Ok(format!(" ({f:.2} cycles factored, {c:.2} as it is, on {})", cpu.describe()))
         } else {

@@ -11,6 +11,28 @@ use dialectgen::cpu_costs::Price;
 
 /// Cycles per run of `ops` together on `cpu` (constants and bit casts
 /// free), or `None` if the CPU has no table or an op has no price.
+/// Cycles of `new_ops`, a new form over values of `outer` (read by its
+/// ops, computed by none of them), on `cpu`: as [`cycles`], with the ops
+/// of `outer` that define those values seen first, so that a load is
+/// folded into what reads it as in `outer`.
+pub fn cycles_of_new_form(cpu: Cpu, outer: &Dataflow, new_ops: &[BlockOp]) -> Option<f64> {
+    let defined: std::collections::HashSet<usize> = new_ops.iter().flat_map(|o| o.results.iter().copied()).collect();
+    let mut read: Vec<usize> =
+        new_ops.iter().flat_map(|o| o.operands.iter().copied()).filter(|v| !defined.contains(v)).collect();
+    read.sort_unstable();
+    read.dedup();
+    let mut ops: Vec<BlockOp> =
+        read.iter().filter_map(|&v| outer.defining_op(v)).map(|d| outer.ops[d].clone()).collect();
+    ops.dedup_by_key(|o| o.results.clone());
+    let first = ops.len();
+    ops.extend(new_ops.iter().cloned());
+    for (i, o) in ops.iter_mut().enumerate() {
+        o.index = i;
+    }
+    let flow = Dataflow::new(&ops);
+    cycles(cpu, &flow, ops[first..].iter())
+}
+
 /// A product of an extended vector by a constant (see
 /// [`extended_product`]) is priced as the one unit LLVM selects it as.
 pub fn cycles<'a>(cpu: Cpu, flow: &Dataflow, ops: impl IntoIterator<Item = &'a BlockOp>) -> Option<f64> {
@@ -98,6 +120,13 @@ fn price(cpu: Cpu, flow: &Dataflow, op: &BlockOp) -> Option<Option<Price>> {
             _ => conversion.to_string(),
         };
         return split(cpu, lanes, |l| conversion_key(&form, l, from, to)).map(Some);
+    }
+    if name == "vector.deinterleave" {
+        // Both halves at once; LLVM may fold the load it reads (`ld2`).
+        let (lanes, bits) = lanes_bits(op.operand_types.first())?;
+        let loaded = op.operands.first().is_some_and(|v| flow.loaded(*v));
+        let form = if loaded { "deinterleave_load" } else { "deinterleave" };
+        return split(cpu, lanes, |l| key(form, l, bits)).map(Some);
     }
     let llvm = match name {
         "arith.addi" => "add",

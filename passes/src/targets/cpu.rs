@@ -99,9 +99,11 @@ impl Cpu {
         }
     }
 
-    /// An instruction of the grammar, by intrinsic name, alone on it.
+    /// An instruction of the grammar, by intrinsic name, alone on it. An
+    /// entry of no machine instructions (its function folded away at the
+    /// immediates it was priced with) is no price.
     pub fn instruction(self, intrinsic: &str) -> Option<&'static Price> {
-        self.table?.instructions.get(intrinsic)
+        self.table?.instructions.get(intrinsic).filter(|p| p.instructions > 0)
     }
 
     /// A generic LLVM operation (`dialectgen::cpu_costs::generic::key`) alone

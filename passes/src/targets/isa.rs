@@ -77,7 +77,8 @@ pub struct Tuning {
     /// loads pay for the shuffles (1: any width).
     pub column_extrema_from_taps: u32,
     /// Whether a deinterleaved row comes free with its load, so
-    /// `hydride-deinterleaved-extrema` leaves one deinterleave per row.
+    /// `hydride-deinterleaved-extrema` leaves one deinterleave per row
+    /// where the CPU's model does not price the two forms.
     pub deinterleave_free_with_load: bool,
     /// Whether extending and truncating vectors crosses 128-bit lanes on the
     /// shuffle pipes, which `hydride-in-place-widening` avoids.
