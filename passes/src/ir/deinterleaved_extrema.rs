@@ -13,9 +13,10 @@
 //! the same elements of the rows in every lane (`crate::synth::semilattice`).
 //! It runs before synthesis, which then searches the new form, and is made
 //! where the new form is cheaper on the target CPU's model (`cpu=`, a
-//! deinterleave of a load priced as LLVM folds the two, as AArch64's
-//! `ld2`), or, where the model does not price both forms, where the
-//! target's tuning says a deinterleave is not free with its load.
+//! deinterleave of a load priced as LLVM folds the two, into one
+//! structured load where the target has one), or, where the model does
+//! not price both forms, where the target's tuning says a deinterleave is
+//! not free with its load.
 
 use super::build::{mlir_type, Builder};
 use super::failure::RewriteError;
