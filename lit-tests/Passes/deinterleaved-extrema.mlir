@@ -12,7 +12,7 @@
 // CHECK: arith.minui {{.*}} : vector<32xi16>
 // CHECK: vector.deinterleave
 // CHECK-NOT: vector.deinterleave
-// NEON: remark: hydride-deinterleaved-extrema: minui of 3 deinterleaved vectors taken before the deinterleave: 1 deinterleave instead of 3 (proved equal) ({{[0-9.]+}} cycles, {{[0-9.]+}} as it is, on cpu neoverse-n1)
+// NEON: remark: hydride-deinterleaved-extrema: minui of 3 deinterleaved vectors taken before the deinterleave: 1 deinterleave instead of 3 (proved equal) ({{[0-9.]+}} cycles deinterleaved once, {{[0-9.]+}} as it is, on cpu neoverse-n1)
 // NEON-LABEL: func.func @min_of_three_rows
 // NEON-COUNT-1: vector.deinterleave
 // NEON-NOT: vector.deinterleave

@@ -12,10 +12,10 @@
 // Remarks come first (the module is printed after the pass).
 // CHECK: remark: hydride-deinterleaved-extrema: maxui of 2 deinterleaved vectors taken before the deinterleave: 1 deinterleave instead of 2 (proved equal)
 // CHECK: remark: hydride-deinterleaved-extrema: minsi of 3 deinterleaved vectors taken before the deinterleave: 1 deinterleave instead of 3 (proved equal)
-// ARM: remark: hydride-deinterleaved-extrema: maxui of 2 deinterleaved vectors taken before the deinterleave: 1 deinterleave instead of 2 (proved equal) ({{[0-9.]+}} cycles, {{[0-9.]+}} as it is, on cpu neoverse-n1)
+// ARM: remark: hydride-deinterleaved-extrema: maxui of 2 deinterleaved vectors taken before the deinterleave: 1 deinterleave instead of 2 (proved equal) ({{[0-9.]+}} cycles deinterleaved once, {{[0-9.]+}} as it is, on cpu neoverse-n1)
 // ARM: remark: hydride-deinterleaved-extrema: maxui of 2 deinterleaved vectors taken before the deinterleave: {{.*}} on cpu neoverse-n1)
 // A78: remark: hydride-deinterleaved-extrema: maxui of 2 deinterleaved vectors taken before the deinterleave: {{.*}} on cpu cortex-a78)
-// A78: remark: hydride-deinterleaved-extrema: maxui of 2 deinterleaved vectors not taken before the deinterleave: {{[0-9.]+}} cycles, {{[0-9.]+}} as it is, on cpu cortex-a78
+// A78: remark: hydride-deinterleaved-extrema: maxui of 2 deinterleaved vectors not taken before the deinterleave: {{[0-9.]+}} cycles deinterleaved once, {{[0-9.]+}} cycles as it is, on cpu cortex-a78
 
 // CHECK-LABEL: func.func @pool2x2
 // CHECK: %[[M:.*]] = arith.maxui %arg0, %arg1 : vector<64xi8>

@@ -50,11 +50,10 @@ pub fn worthwhile(target: Target) -> bool {
 fn verdict(options: &Options, flow: &Dataflow, tree: &Tree, new: &NewForm) -> Result<String, String> {
     let cpu = options.limits.cpu;
     let before = op_price::cycles(cpu, flow, tree.window.ops.iter().map(|&p| &flow.ops[p]));
-    match (before, op_price::cycles_of_new_form(cpu, flow, &new.ops)) {
-        (Some(b), Some(a)) if a < b => Ok(format!(" ({a:.2} cycles, {b:.2} as it is, on {})", cpu.describe())),
-        (Some(b), Some(a)) => Err(format!("{a:.2} cycles, {b:.2} as it is, on {}", cpu.describe())),
-        _ if worthwhile(options.limits.target) => Ok(String::new()),
-        _ => Err(format!("at {} a deinterleave is free with its load (`ld2`)", options.limits.target.name())),
+    match op_price::verdict(cpu, before, op_price::cycles_of_new_form(cpu, flow, &new.ops), "deinterleaved once") {
+        Some(priced) => priced,
+        None if worthwhile(options.limits.target) => Ok(String::new()),
+        None => Err(format!("at {} a deinterleave is free with its load (`ld2`)", options.limits.target.name())),
     }
 }
 

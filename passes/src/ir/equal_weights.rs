@@ -184,14 +184,9 @@ impl Factored {
         form: &LinearForm,
         window: &Window,
     ) -> Option<Result<String, String>> {
-        let chain = op_price::cycles(cpu, flow, window.ops.iter().map(|&p| &flow.ops[p]))?;
+        let chain = op_price::cycles(cpu, flow, window.ops.iter().map(|&p| &flow.ops[p]));
         let (factored_ops, _) = self.block_ops(flow, form, true);
-        let (c, f) = (chain, op_price::cycles_of_new_form(cpu, flow, &factored_ops)?);
-        Some(if f < c {
-            Ok(format!(" ({f:.2} cycles factored, {c:.2} as it is, on {})", cpu.describe()))
-        } else {
-            Err(format!("{f:.2} cycles factored, {c:.2} cycles as it is, on {}", cpu.describe()))
-        })
+        op_price::verdict(cpu, chain, op_price::cycles_of_new_form(cpu, flow, &factored_ops), "factored")
     }
 
     /// The factored sum as ops of the synthesizer's dataflow over the

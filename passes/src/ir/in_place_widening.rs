@@ -158,11 +158,11 @@ fn priced_verdict(cpu: Cpu, before: (&Dataflow, &Window), after: (&Dataflow, &Wi
         return Ok(String::new());
     }
     let cycles = |(flow, w): (&Dataflow, &Window)| op_price::cycles(cpu, flow, w.ops.iter().map(|&p| &flow.ops[p]));
-    let shown = |c: Option<f64>| c.map_or("unpriced".into(), |c| format!("{c:.2} cycles"));
-    match (cycles(before), cycles(after)) {
-        (Some(b), Some(a)) if a < b => Ok(format!(" ({a:.2} cycles in place, {b:.2} as it is, on {})", cpu.describe())),
-        (b, a) => Err(format!("{} in place, {} as it is, on {}", shown(a), shown(b), cpu.describe())),
-    }
+    let (b, a) = (cycles(before), cycles(after));
+    op_price::verdict(cpu, b, a, "in place").unwrap_or_else(|| {
+        let shown = |c: Option<f64>| c.map_or("unpriced".into(), |c| format!("{c:.2} cycles"));
+        Err(format!("{} in place, {} as it is, on {}", shown(a), shown(b), cpu.describe()))
+    })
 }
 
 /// A truncation and the lane-wise computation it reads.

@@ -9,8 +9,6 @@ use super::target::Cpu;
 use dialectgen::cpu_costs::generic::{conversion_key, key};
 use dialectgen::cpu_costs::Price;
 
-/// Cycles per run of `ops` together on `cpu` (constants and bit casts
-/// free), or `None` if the CPU has no table or an op has no price.
 /// Cycles of `new_ops`, a new form over values of `outer` (read by its
 /// ops, computed by none of them), on `cpu`: as [`cycles`], with the ops
 /// of `outer` that define those values seen first, so that a load is
@@ -33,8 +31,10 @@ pub fn cycles_of_new_form(cpu: Cpu, outer: &Dataflow, new_ops: &[BlockOp]) -> Op
     cycles(cpu, &flow, ops[first..].iter())
 }
 
-/// A product of an extended vector by a constant (see
-/// [`extended_product`]) is priced as the one unit LLVM selects it as.
+/// Cycles per run of `ops` together on `cpu` (constants and bit casts
+/// free), or `None` if the CPU has no table or an op has no price. A
+/// product of an extended vector by a constant (see [`extended_product`])
+/// is priced as the one unit LLVM selects it as.
 pub fn cycles<'a>(cpu: Cpu, flow: &Dataflow, ops: impl IntoIterator<Item = &'a BlockOp>) -> Option<f64> {
     let ops: Vec<&BlockOp> = ops.into_iter().collect();
     let positions: Vec<usize> =
@@ -72,8 +72,12 @@ fn extended_product(cpu: Cpu, flow: &Dataflow, op: &BlockOp, positions: &[usize]
     }
     let mul = flow.defining_op(*op.results.first()?)?;
     let (&a, &b) = (op.operands.first()?, op.operands.get(1)?);
-    let (extended, constant) = if splat(flow, b) { (a, b) } else { (b, a) };
-    if !splat(flow, constant) || flow.readers(extended) != [mul] || by_shifts(flow, constant) {
+    let (extended, weight) = match (splat(flow, b), splat(flow, a)) {
+        (Some(w), _) => (a, w),
+        (None, Some(w)) => (b, w),
+        (None, None) => return None,
+    };
+    if flow.readers(extended) != [mul] || by_shifts(weight) {
         return None;
     }
     let ext = flow.defining_op(extended).filter(|e| positions.contains(e))?;
@@ -163,9 +167,22 @@ fn price(cpu: Cpu, flow: &Dataflow, op: &BlockOp) -> Option<Option<Price>> {
     };
     let (lanes, bits) = lanes_bits(op.result_types.first())?;
     let by_constant = dialectgen::cpu_costs::generic::BY_CONSTANT.contains(&llvm)
-        && op.operands.get(1).is_some_and(|v| splat(flow, *v));
+        && op.operands.get(1).is_some_and(|v| splat(flow, *v).is_some());
     let op_key = if by_constant { format!("{llvm}_const") } else { llvm.to_string() };
     split(cpu, lanes, |l| key(&op_key, l, bits)).map(Some)
+}
+
+/// A rewrite's choice between the form as it is (`old` cycles) and a new
+/// one (`new`) on `cpu`, named `new_form` in remarks: `None` where the
+/// model does not price both; `Ok(the remark's tail)` where the new form
+/// is cheaper; `Err(why not)` otherwise.
+pub fn verdict(cpu: Cpu, old: Option<f64>, new: Option<f64>, new_form: &str) -> Option<Result<String, String>> {
+    let (old, new, on) = (old?, new?, cpu.describe());
+    Some(if new < old {
+        Ok(format!(" ({new:.2} cycles {new_form}, {old:.2} as it is, on {on})"))
+    } else {
+        Err(format!("{new:.2} cycles {new_form}, {old:.2} cycles as it is, on {on}"))
+    })
 }
 
 /// The price of `lanes` lanes: the table's entry, or of half as many twice, …
@@ -182,25 +199,20 @@ fn split(cpu: Cpu, lanes: u32, key_of: impl Fn(u32) -> String) -> Option<Price> 
     None
 }
 
-/// Whether `value` is a splat of `±2^n` or `±(2^n ± 1)`, a product LLVM
-/// computes by a shift (and an add or a subtraction): priced apart, as
+/// Whether a product by `weight` is one LLVM computes by a shift (and
+/// an add or a subtraction): `±2^n` or `±(2^n ± 1)`. Priced apart, as
 /// `mul_const` (priced at 3) has it.
-fn by_shifts(flow: &Dataflow, value: usize) -> bool {
-    let c = match flow.constant(value).and_then(|c| c.attribute("value")) {
-        Some(Attr::Elements(xs)) => xs.first().cloned(),
-        Some(Attr::Int(x)) => Some(x.clone()),
-        _ => None,
-    };
+fn by_shifts(weight: &num_bigint::BigInt) -> bool {
     // A negative weight is the same shifts and a negation.
-    let Some(c) = c.and_then(|c| u64::try_from(c.magnitude().clone()).ok()) else { return false };
+    let Ok(c) = u64::try_from(weight.magnitude().clone()) else { return false };
     c.is_power_of_two() || (c + 1).is_power_of_two() || c.checked_sub(1).is_some_and(u64::is_power_of_two)
 }
 
-/// Whether `value` is a constant with every element the same.
-fn splat(flow: &Dataflow, value: usize) -> bool {
+/// The element of `value`, a constant with every element the same.
+fn splat<'f>(flow: &'f Dataflow, value: usize) -> Option<&'f num_bigint::BigInt> {
     match flow.constant(value).and_then(|c| c.attribute("value")) {
-        Some(Attr::Elements(xs)) => xs.iter().all(|x| x == &xs[0]),
-        Some(Attr::Int(_)) => true,
-        _ => false,
+        Some(Attr::Elements(xs)) => xs.first().filter(|first| xs.iter().all(|x| x == *first)),
+        Some(Attr::Int(x)) => Some(x),
+        _ => None,
     }
 }

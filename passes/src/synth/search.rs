@@ -161,8 +161,10 @@ fn priced(
     survivors: &mut Vec<Program>,
 ) -> Option<Unchanged> {
     let as_written = super::op_price::cycles(cpu, flow, window.ops.iter().map(|&p| &flow.ops[p]))?;
-    let cheapest = survivors.iter().filter_map(|p| p.cycles(grammar, cpu)).fold(f64::INFINITY, f64::min);
-    survivors.retain(|p| p.cycles(grammar, cpu).is_none_or(|c| c <= as_written + 1e-9));
+    let cycles: Vec<Option<f64>> = survivors.iter().map(|p| p.cycles(grammar, cpu)).collect();
+    let cheapest = cycles.iter().flatten().fold(f64::INFINITY, |a, &b| a.min(b));
+    let mut no_dearer = cycles.iter().map(|c| c.is_none_or(|c| c <= as_written + 1e-9));
+    survivors.retain(|_| no_dearer.next().unwrap_or(true));
     let hundredths = |c: f64| (c * 100.0).round() as u64;
     survivors.is_empty().then(|| Unchanged::DearerOnCpu {
         cheapest: hundredths(cheapest),
