@@ -99,11 +99,9 @@ impl Cpu {
         }
     }
 
-    /// An instruction of the grammar, by intrinsic name, alone on it. An
-    /// entry of no machine instructions (its function folded away at the
-    /// immediates it was priced with) is no price.
+    /// An instruction of the grammar, by intrinsic name, alone on it.
     pub fn instruction(self, intrinsic: &str) -> Option<&'static Price> {
-        self.table?.instructions.get(intrinsic).filter(|p| p.instructions > 0)
+        self.table?.instructions.get(intrinsic)
     }
 
     /// A generic LLVM operation (`dialectgen::cpu_costs::generic::key`) alone
