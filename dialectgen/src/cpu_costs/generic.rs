@@ -6,6 +6,7 @@
 use super::error::CostError;
 use super::mca::Tools;
 use super::set::CpuSet;
+use super::shuffles::Pattern;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
@@ -83,6 +84,9 @@ fn functions() -> Vec<(String, String)> {
                 ));
             }
             deinterleaves(&mut out, lanes, bits);
+            shuffles(&mut out, lanes, bits);
+            memory_accesses(&mut out, lanes, bits);
+            sums_of_groups(&mut out, lanes, bits);
             out.push((
                 key("select", lanes, bits),
                 format!("{t} @F({m} %c, {t} %a, {t} %b) {{\n  %r = select {m} %c, {t} %a, {t} %b\n  ret {t} %r\n}}"),
@@ -108,6 +112,7 @@ fn functions() -> Vec<(String, String)> {
                 }
                 if wide <= 32 {
                     extended_products(&mut out, (lanes, bits, wide), (&t, &w));
+                    dot_products(&mut out, (lanes, bits, wide), ratio);
                 }
                 out.push((
                     conversion_key("trunc", lanes, wide, bits),
@@ -149,6 +154,99 @@ fn deinterleaves(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
         key("deinterleave_load", lanes, bits),
         format!("{pair} @F(ptr %p) {{\n  %a = load {t}, ptr %p\n  {tail}\n}}"),
     ));
+}
+
+/// Each priced shuffle pattern (`super::shuffles::Pattern`) of vectors
+/// of `lanes` x `i<bits>`: keys `shuffle_even v32i8`, `shuffle_slide2 v16i32`.
+fn shuffles(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
+    let t = format!("<{lanes} x i{bits}>");
+    for p in Pattern::all(lanes, bits) {
+        let mask = p.mask(lanes, bits);
+        let r = format!("<{} x i{bits}>", mask.len());
+        let picks: Vec<String> = mask.iter().map(|k| format!("i32 {k}")).collect();
+        let (params, second) = if p.operands() == 1 { (format!("{t} %a"), "poison") } else { (format!("{t} %a, {t} %b"), "%b") };
+        out.push((
+            key(&format!("shuffle_{}", p.name()), lanes, bits),
+            format!(
+                "{r} @F({params}) {{\n  %r = shufflevector {t} %a, {t} {second}, <{} x i32> <{}>\n  ret {r} %r\n}}",
+                mask.len(),
+                picks.join(", ")
+            ),
+        ));
+    }
+}
+
+/// A plain load and store of one vector (`load v16i8`, `store v16i8`):
+/// the memory a form reads or writes beyond another's, priced with the
+/// resources of its access (see [`is_memory_access`]).
+fn memory_accesses(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
+    let t = format!("<{lanes} x i{bits}>");
+    out.push((key("load", lanes, bits), format!("{t} @F(ptr %p) {{\n  %r = load {t}, ptr %p\n  ret {t} %r\n}}")));
+    out.push((
+        key("store", lanes, bits),
+        format!("void @F(ptr %p, {t} %a) {{\n  store {t} %a, ptr %p\n  ret void\n}}"),
+    ));
+}
+
+/// Whether `key` prices a memory access itself (a plain load or store),
+/// whose resources its price keeps.
+pub fn is_memory_access(key: &str) -> bool {
+    key.starts_with("load ") || key.starts_with("store ")
+}
+
+/// The sum of each group of `k` adjacent lanes, added to an accumulator
+/// (`vector.multi_reduction <add>` over the inner dimension of a
+/// `lanes/k x k` vector, as MLIR lowers it: the `k` strided picks of a
+/// transpose, added): keys `sum_groups4 v16i32`, by the vector summed.
+fn sums_of_groups(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
+    for k in [2u32, 4] {
+        if lanes < 2 * k {
+            continue;
+        }
+        let (t, g) = (format!("<{lanes} x i{bits}>"), format!("<{} x i{bits}>", lanes / k));
+        let body = strided_sum(&t, &g, lanes, k, "%a");
+        out.push((
+            key(&format!("sum_groups{k}"), lanes, bits),
+            format!("{g} @F({t} %a, {g} %acc) {{\n  {body}\n  ret {g} %r\n}}"),
+        ));
+    }
+}
+
+/// `%r = %acc + the sum of the k strided picks of `v``, as lines of IR.
+fn strided_sum(t: &str, g: &str, lanes: u32, k: u32, v: &str) -> String {
+    let mut lines = Vec::new();
+    let mut sum = "%acc".to_string();
+    for r in 0..k {
+        let picks: Vec<String> = (0..lanes / k).map(|i| format!("i32 {}", i * k + r)).collect();
+        lines.push(format!("%s{r} = shufflevector {t} {v}, {t} poison, <{} x i32> <{}>", lanes / k, picks.join(", ")));
+        let next = if r + 1 == k { "%r".to_string() } else { format!("%t{r}") };
+        lines.push(format!("{next} = add {g} {sum}, %s{r}"));
+        sum = next;
+    }
+    lines.join("\n  ")
+}
+
+/// Dot products of extended lanes in groups of `ratio`, into an
+/// accumulator: `multi_reduction <add>` of `ext(a) * ext(b)` grouped, which
+/// LLVM selects as one unit where it can (`vpmaddwd` for pairs of signed
+/// 16-bit lanes). Keys `dot_sext_sext v32i16 v16i32`, `dot_zext_sext
+/// v64i8 v16i32`, by the vectors multiplied and the sums.
+fn dot_products(out: &mut Vec<(String, String)>, (lanes, bits, wide): (u32, u32, u32), ratio: u32) {
+    let (t, w) = (format!("<{lanes} x i{bits}>"), format!("<{lanes} x i{wide}>"));
+    let g = format!("<{} x i{wide}>", lanes / ratio);
+    if lanes / ratio < 2 {
+        return;
+    }
+    for (ea, eb) in [("zext", "zext"), ("zext", "sext"), ("sext", "sext")] {
+        let sum = strided_sum(&w, &g, lanes, ratio, "%p");
+        out.push((
+            format!("dot_{ea}_{eb} {} {}", ty(lanes, bits), ty(lanes / ratio, wide)),
+            format!(
+                "{g} @F({t} %a, {t} %b, {g} %acc) {{\n  %x = {ea} {t} %a to {w}\n  %y = {eb} {t} %b to {w}\n  \
+                 %p = mul {w} %x, %y\n  {sum}\n  ret {g} %r\n}}"
+            ),
+        ));
+    }
 }
 
 /// The weight [`extended_products`] multiply by: no shift-and-add pair,

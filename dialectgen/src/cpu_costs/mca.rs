@@ -40,7 +40,10 @@ pub struct Priced {
 /// same data, and a piece that loads a constant reads what a loop keeps in
 /// a register. An instruction that loads or stores is priced without the
 /// resources a plain vector load or store uses (`CpuSet::load`,
-/// `CpuSet::store`) and without the micro-op of its memory access.
+/// `CpuSet::store`) and without the micro-op of its memory access; a
+/// piece that is a memory access itself (`generic::is_memory_access`),
+/// what a form pays for the memory it reads or writes beyond another's,
+/// keeps them.
 pub fn price_regions(
     tools: &Tools,
     set: &CpuSet,
@@ -80,11 +83,13 @@ pub fn price_regions(
     let memory = MemoryResources {
         load: by_index.get(&load_region).map_or(0, |r| first_instruction_mask(r)),
         store: by_index.get(&store_region).map_or(0, |r| first_instruction_mask(r)),
+        kept: false,
     };
     let mut dispatch_width = 0;
     for (r, &(name, lines)) in regions.iter().enumerate() {
         let Some(region) = by_index.get(&r) else { continue };
         dispatch_width = region["SummaryView"]["DispatchWidth"].as_u64().unwrap_or(0) as u32;
+        let memory = if super::generic::is_memory_access(name) { MemoryResources::KEPT } else { memory };
         if let Some(price) = price_of(region, lines, memory) {
             prices.insert(name.to_string(), price);
         }
@@ -120,6 +125,13 @@ fn run(tools: &Tools, set: &CpuSet, cpu: &str, mattr: &str, file: &Path) -> Resu
 struct MemoryResources {
     load: u32,
     store: u32,
+    /// Whether a memory access's resources and micro-op are priced.
+    kept: bool,
+}
+
+impl MemoryResources {
+    /// None taken out: the access is priced in full.
+    const KEPT: MemoryResources = MemoryResources { load: 0, store: 0, kept: true };
 }
 
 /// `r<index>`: the region's place in the file.
@@ -160,9 +172,10 @@ fn price_of(region: &Value, lines: usize, memory: MemoryResources) -> Option<Pri
             (if flag(i, "mayLoad") { memory.load } else { 0 }) | (if flag(i, "mayStore") { memory.store } else { 0 })
         })
         .collect();
+    let kept = memory.kept;
     let memory_uops = info
         .iter()
-        .filter(|i| (flag(i, "mayLoad") || flag(i, "mayStore")) && i["NumMicroOpcodes"].as_u64().unwrap_or(0) > 1)
+        .filter(|i| !kept && (flag(i, "mayLoad") || flag(i, "mayStore")) && i["NumMicroOpcodes"].as_u64().unwrap_or(0) > 1)
         .count() as u32;
     let mut per_instruction: BTreeMap<u64, (u32, f64)> = BTreeMap::new();
     for (i, res, usage) in pressure(region, instructions) {

@@ -17,6 +17,7 @@ pub mod generic;
 pub mod mca;
 pub mod price;
 pub mod set;
+pub mod shuffles;
 pub mod table;
 
 pub use error::CostError;

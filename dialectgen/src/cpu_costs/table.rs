@@ -103,7 +103,15 @@ impl CpuSet {
             .filter_map(|(k, key)| Some((key.clone(), found.get(&format!("hydride_g{k}"))?.clone())))
             .collect();
         let file = dir.join(format!("{cpu}-{tag}-generic.s"));
-        Ok(price_regions(tools, self, cpu, mattr, &generic_bodies, &file)?.prices)
+        let mut prices = price_regions(tools, self, cpu, mattr, &generic_bodies, &file)?.prices;
+        // A generic operation llc compiles to nothing (the low half of a
+        // vector, two registers side by side) is free.
+        for (key, body) in &generic_bodies {
+            if body.is_empty() {
+                prices.insert(key.clone(), Price::default());
+            }
+        }
+        Ok(prices)
     }
 
     /// `functions` compiled for `cpu` to assembly; those the compiler

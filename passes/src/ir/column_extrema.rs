@@ -11,7 +11,12 @@
 //! The window then costs `2R` loads, `2(R - 1) + W - 1` extrema and `W - 2`
 //! shuffles, and reads only memory the taps read.
 //!
-//! A tree is rewritten only where the new form is proved equal to it over
+//! A tree is rewritten where the CPU's model prices the new form cheaper,
+//! each form with the loads it reads (`crate::synth::op_price`: a load and
+//! a shuffle as LLVM selects them for the CPU); where the model prices
+//! neither, where the ISA's tuning says the shuffles pay
+//! (`Tuning::column_extrema_from_taps`). It is rewritten only where the
+//! new form is proved equal to it over
 //! the memory both read (each load is its row's elements from its offset
 //! on, so overlapping loads share elements): Z3 proves the op a semilattice
 //! at the element type and both forms reduce the same elements in every
@@ -24,9 +29,10 @@ use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
 use crate::synth::block::{BlockOp, Dataflow, Window};
 use crate::synth::lower::{proved_once, Options};
+use crate::synth::op_price;
 use crate::synth::proof::LeafElements;
 use crate::synth::semilattice;
-use crate::synth::target::Target;
+use crate::synth::target::{Cpu, Target};
 use crate::synth::types::Ty;
 use melior::ir::attribute::DenseI64ArrayAttribute;
 use melior::ir::operation::OperationLike;
@@ -38,7 +44,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 const MAX_TAPS: usize = 256;
 
 /// Whether the saved loads pay for the shuffles on `target`, for a window
-/// `width` taps wide (see [`crate::synth::target::Tuning`]).
+/// `width` taps wide, by the ISA's tuning (see
+/// [`crate::synth::target::Tuning`]): where the CPU's model prices neither form.
 pub fn worthwhile(target: Target, width: u32) -> bool {
     width >= target.isa().tuning().column_extrema_from_taps
 }
@@ -76,16 +83,25 @@ pub fn run<'c>(
                 }
             };
             let target = options.limits.target;
-            if !worthwhile(target, rect.width) {
-                let from = target.isa().tuning().column_extrema_from_taps;
-                left_alone(&format_args!(
-                    "{} taps wide, and at {} the shuffles pay for the saved loads from {from} taps wide",
-                    rect.width,
-                    target.name(),
-                ));
-                continue;
-            }
             let new = NewForm::build(&flow, &tree, &rect, read.values.len());
+            let priced = match priced(options.limits.cpu, &flow, &tree, &rect, &new) {
+                Some(Ok(tail)) => tail,
+                Some(Err(why)) => {
+                    left_alone(&why);
+                    continue;
+                }
+                None if !worthwhile(target, rect.width) => {
+                    let from = target.isa().tuning().column_extrema_from_taps;
+                    left_alone(&format_args!(
+                        "{} taps wide, and at {} the shuffles pay for the saved loads from {from} taps wide \
+                         (the cpu's model prices neither form)",
+                        rect.width,
+                        target.name(),
+                    ));
+                    continue;
+                }
+                None => String::new(),
+            };
             let what = format!("column-extrema {:?} {}", rect.starts, rect.width);
             let proof = proved_once(options, &what, &flow, &tree.window, || {
                 let left = tree.sources(&rect);
@@ -103,7 +119,7 @@ pub fn run<'c>(
                     if remarks {
                         let text = format!(
                             "hydride-column-extrema: {} over {} rows of {} taps taken column by column: {} loads instead of \
-                             {} (proved equal)",
+                             {} (proved equal){priced}",
                             tree.kind,
                             rect.starts.len(),
                             rect.width,
@@ -120,6 +136,25 @@ pub fn run<'c>(
         }
     }
     Ok(rewritten)
+}
+
+/// The two forms on `cpu`, each with the loads it reads
+/// ([`op_price::verdict`]): the tree's `R * W` loads and extrema against
+/// the columns' `2R` loads, extrema and shuffles.
+fn priced(
+    cpu: Cpu,
+    flow: &Dataflow,
+    tree: &Tree,
+    rect: &Rectangle,
+    new: &NewForm,
+) -> Option<Result<String, String>> {
+    let loads = tree.load_ops.iter().map(|(p, _)| *p);
+    let before = op_price::cycles(cpu, flow, tree.window.ops.iter().copied().chain(loads).map(|p| &flow.ops[p]));
+    let last = i64::from(rect.width) - 1;
+    let column_loads = rect.starts.iter().flat_map(|s| [tree.loads[s], tree.loads[&(s + last)]]);
+    let mut ops: Vec<BlockOp> = column_loads.map(|p| flow.ops[p].clone()).collect();
+    ops.extend(new.ops.iter().cloned());
+    op_price::verdict(cpu, before, op_price::cycles_of_new_form(cpu, flow, &ops), "column by column")
 }
 
 /// A tree of one extremum op over vectors loaded from one memref at

@@ -1,8 +1,9 @@
 //! A 4-way u8 x s8 dot product into i32 lanes with an accumulator
 //! (`vector.multi_reduction <add>` over `arith.muli` of an `arith.extui` and
 //! an `arith.extsi` of i8 vectors, grouped by four), on a target without an
-//! instruction for it whose tuning asks (`Tuning::even_odd_identities`),
-//! rewritten as the proved identity `dot4_acc_u8s8xN_even_odd` of the
+//! instruction for it, where the CPU's model prices the new form cheaper
+//! (the ISA's tuning, `Tuning::even_odd_identities`, decides where the
+//! model prices neither), rewritten as the proved identity `dot4_acc_u8s8xN_even_odd` of the
 //! offline rules (`crate::synth::idioms`): two 2-way dot products of
 //! 16-bit lanes holding the even and the odd bytes, extended in place by a
 //! mask and shifts. These stay `arith` ops (LLVM's `vpand`, `vpsllw`,
@@ -18,7 +19,8 @@ use super::failure::RewriteError;
 use super::raw;
 use super::read;
 use crate::synth::grammar::Grammar;
-use crate::synth::target::Target;
+use crate::synth::op_price;
+use crate::synth::target::{Cpu, Target};
 use crate::synth::types::Ty;
 use melior::ir::attribute::DenseI64ArrayAttribute;
 use melior::ir::operation::{OperationLike, OperationResult};
@@ -29,11 +31,8 @@ pub fn run<'c>(
     context: &'c Context,
     root: OperationRef<'c, 'c>,
     grammar: &Grammar,
-    target: Target,
+    (target, cpu): (Target, Cpu),
 ) -> Result<(), RewriteError> {
-    if !target.isa().tuning().even_odd_identities {
-        return Ok(());
-    }
     let Some(set) = crate::synth::rules::RuleSet::embedded(grammar) else { return Ok(()) };
     let reductions: Vec<OperationRef> = raw::nested_ops(root)
         .into_iter()
@@ -45,11 +44,37 @@ pub fn run<'c>(
         // Where an instruction computes it (vpdpbusd), the search finds it.
         let whole = format!("dot4_acc_u8s8x{out}");
         let direct = crate::synth::lower::usable_rules(grammar, target).iter().any(|r| r.idiom == whole);
-        if proved && !direct {
+        let cheaper = match priced(cpu, out) {
+            Some(verdict) => verdict.is_ok(),
+            None => target.isa().tuning().even_odd_identities,
+        };
+        if proved && !direct && cheaper {
             rewrite(context, op, a, b, acc, out)?;
         }
     }
     Ok(())
+}
+
+/// The two forms of a dot product into `out` lanes on `cpu`
+/// ([`op_price::verdict`]): the bytes' dot product as LLVM computes it
+/// (`dot_zext_sext`), against the mask and shifts of 16-bit lanes and the
+/// two dot products of those (`dot_sext_sext`, a multiply-add of 16-bit
+/// lanes, `vpmaddwd`). `None` where the model prices neither.
+fn priced(cpu: Cpu, out: u32) -> Option<Result<String, String>> {
+    use dialectgen::cpu_costs::generic::{key, ty};
+    let price = |k: String| cpu.generic(&k).cloned();
+    let bytes = price(format!("dot_zext_sext {} {}", ty(4 * out, 8), ty(out, 32)));
+    let halves = || -> Option<Vec<_>> {
+        let h = 2 * out;
+        let mut p = vec![price(key("and_const", h, 16))?, price(key("lshr_const", h, 16))?];
+        p.extend([price(key("shl_const", h, 16))?, price(key("ashr_const", h, 16))?, price(key("ashr_const", h, 16))?]);
+        let dot = price(format!("dot_sext_sext {} {}", ty(h, 16), ty(out, 32)))?;
+        p.extend([dot.clone(), dot]);
+        Some(p)
+    };
+    let old = bytes.and_then(|b| cpu.throughput([&b]));
+    let new = halves().and_then(|p| cpu.throughput(&p));
+    op_price::verdict(cpu, old, new, "as even and odd 16-bit lanes")
 }
 
 /// The unsigned bytes, the signed bytes, the accumulator and the lane count

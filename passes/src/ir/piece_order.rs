@@ -14,7 +14,9 @@
 //!
 //! A region is rewritten where, in block order, the registers its live
 //! values take at some point exceed the target's and a piece's take
-//! fewer. Regions that extend or truncate are left: depthwise_conv's bytes
+//! fewer, and the CPU's model prices the pieces no dearer: the same ops,
+//! each register beyond the target's spilled and reloaded once (a store
+//! and a load of it, as the CPU prices them). Regions that extend or truncate are left: depthwise_conv's bytes
 //! extended to 32 bits, in pieces, cost nearly twice LLVM's llvm-mca cycles
 //! with 128-bit registers (18.9 -> 36.2) and ran 0.95x with 256-bit ones,
 //! where LLVM's own
@@ -35,6 +37,8 @@ use super::read::{self, ReadBlock};
 use crate::synth::attr::Attr;
 use crate::synth::block::{BlockOp, Dataflow};
 use crate::synth::lower::{proved_once, Options};
+use crate::synth::op_price;
+use crate::synth::target::Cpu;
 use crate::synth::pieces::LANE_WISE;
 use crate::synth::proof::{windows_equal_reading, LeafElements};
 use crate::synth::proof_pieces::{shifted_alike, Cut, OwnedPiece};
@@ -70,12 +74,24 @@ pub fn run<'c>(
                 continue;
             }
             let handle = read.handles[store];
+            let priced = match region.priced(&flow, options.limits.cpu, (whole, piece), (registers, register_bits)) {
+                Some(Ok(tail)) => tail,
+                Some(Err(why)) => {
+                    if remarks {
+                        let text = format!("hydride-piece-order: the stored value is not computed piece by piece: {why}");
+                        raw::emit(&handle, true, &text);
+                    }
+                    continue;
+                }
+                None => String::new(),
+            };
             match region.prove(&flow, options) {
                 Ok(()) => {
                     if remarks {
                         let text = format!(
                             "hydride-piece-order: {} lanes stored computed in {} pieces of {} lanes, one after the other: \
-                             at most {piece} registers live instead of {whole} of the target's {registers} (proved equal)",
+                             at most {piece} registers live instead of {whole} of the target's {registers} (proved \
+                             equal){priced}",
                             region.lanes,
                             region.pieces,
                             region.lanes / region.pieces
@@ -208,6 +224,27 @@ impl Region {
             peak = peak.max(live);
         }
         peak
+    }
+
+    /// The two orders on `cpu` ([`op_price::verdict_no_dearer`]: spills
+    /// off the busiest ports cost no throughput there, but still cost
+    /// micro-ops, latency and memory): the same ops, loads and store, with
+    /// each register live beyond the target's `registers` (`whole` at once
+    /// in block order, `piece` piece by piece) spilled and reloaded once.
+    /// `None` where the model prices neither.
+    fn priced(
+        &self,
+        flow: &Dataflow,
+        cpu: Cpu,
+        (whole, piece): (u32, u32),
+        (registers, register_bits): (u32, u32),
+    ) -> Option<Result<String, String>> {
+        let ops: Vec<&BlockOp> =
+            self.ops.iter().chain(self.loads.keys()).chain([&self.store]).map(|&p| &flow.ops[p]).collect();
+        let elem_bits = flow.ops[self.store].operand_types[0].as_ref()?.elem_bits;
+        let spilled = |live: u32| op_price::spills(cpu, live.saturating_sub(registers), register_bits, elem_bits);
+        let cycles = |live: u32| op_price::cycles_with(cpu, flow, ops.iter().copied(), spilled(live)?);
+        op_price::verdict_no_dearer(cpu, cycles(whole), cycles(piece), "piece by piece")
     }
 
     /// Piece `k`'s ops as the synthesizer's dataflow, the stored value's

@@ -153,7 +153,7 @@ fn run_contract_elementwise<'c>(
 
 fn run_even_odd<'c>(c: &'c Context, root: OperationRef<'c, 'c>, o: &Options, _: bool) -> Result<(), Failure> {
     let grammar = Grammar::embedded(o.limits.target.isa())?;
-    Ok(even_odd::run(c, root, grammar, o.limits.target)?)
+    Ok(even_odd::run(c, root, grammar, (o.limits.target, o.limits.cpu))?)
 }
 
 fn run_sum_as_dot<'c>(c: &'c Context, root: OperationRef<'c, 'c>, o: &Options, remarks: bool) -> Result<(), Failure> {

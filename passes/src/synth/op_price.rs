@@ -6,7 +6,7 @@
 use super::attr::Attr;
 use super::block::{BlockOp, Dataflow};
 use super::target::Cpu;
-use dialectgen::cpu_costs::generic::{conversion_key, key};
+use dialectgen::cpu_costs::generic::{self, conversion_key, key};
 use dialectgen::cpu_costs::Price;
 
 /// Cycles of `new_ops`, a new form over values of `outer` (read by its
@@ -36,13 +36,27 @@ pub fn cycles_of_new_form(cpu: Cpu, outer: &Dataflow, new_ops: &[BlockOp]) -> Op
 /// product of an extended vector by a constant (see [`extended_product`])
 /// is priced as the one unit LLVM selects it as.
 pub fn cycles<'a>(cpu: Cpu, flow: &Dataflow, ops: impl IntoIterator<Item = &'a BlockOp>) -> Option<f64> {
+    cycles_with(cpu, flow, ops, Vec::new())
+}
+
+/// As [`cycles`], with `more` (priced apart: spills, say) run beside the ops.
+pub fn cycles_with<'a>(
+    cpu: Cpu,
+    flow: &Dataflow,
+    ops: impl IntoIterator<Item = &'a BlockOp>,
+    more: Vec<Price>,
+) -> Option<f64> {
     let ops: Vec<&BlockOp> = ops.into_iter().collect();
     let positions: Vec<usize> =
         ops.iter().filter_map(|op| op.results.first().and_then(|r| flow.defining_op(*r))).collect();
     let mut fused: Vec<usize> = Vec::new();
-    let mut prices: Vec<Price> = Vec::new();
+    let mut prices: Vec<Price> = more;
     for op in &ops {
         if let Some((p, parts)) = extended_product(cpu, flow, op, &positions) {
+            prices.push(p);
+            fused.extend(parts);
+        }
+        if let Some((p, parts)) = dot_product(cpu, flow, op, &positions) {
             prices.push(p);
             fused.extend(parts);
         }
@@ -125,6 +139,21 @@ fn price(cpu: Cpu, flow: &Dataflow, op: &BlockOp) -> Option<Option<Price>> {
         };
         return split(cpu, lanes, |l| conversion_key(&form, l, from, to)).map(Some);
     }
+    if let Some(p) = memory_access(cpu, flow, op) {
+        return p;
+    }
+    if name == "vector.shuffle" {
+        let (lanes, bits) = lanes_bits(op.operand_types.first())?;
+        let mask: Vec<u32> = match op.attribute("mask")? {
+            Attr::Ints(m) => m.iter().map(|&k| u32::try_from(k).ok()).collect::<Option<_>>()?,
+            _ => return None,
+        };
+        let operands = if op.operands.len() == 2 && op.operands[0] != op.operands[1] { 2 } else { 1 };
+        return shuffle(cpu, operands, lanes, bits, &mask).map(Some);
+    }
+    if name == "vector.multi_reduction" {
+        return multi_reduction(cpu, op).map(Some);
+    }
     if name == "vector.deinterleave" {
         // Both halves at once; LLVM may fold the load it reads (`ld2`).
         let (lanes, bits) = lanes_bits(op.operand_types.first())?;
@@ -172,13 +201,137 @@ fn price(cpu: Cpu, flow: &Dataflow, op: &BlockOp) -> Option<Option<Price>> {
     split(cpu, lanes, |l| key(&op_key, l, bits)).map(Some)
 }
 
+/// A vector load or store alone (`load v16i8`, `store v16i8`), priced
+/// with its memory access: `None` where `op` is neither; free where what
+/// it loads is only extended or deinterleaved (LLVM folds the load into
+/// those, whose price holds it), or what it stores is a truncation's
+/// (likewise).
+fn memory_access(cpu: Cpu, flow: &Dataflow, op: &BlockOp) -> Option<Option<Option<Price>>> {
+    let folds = |p: &usize| {
+        matches!(flow.ops[*p].name.as_str(), "arith.extui" | "arith.extsi" | "vector.deinterleave")
+    };
+    let (access, ty) = match op.name.as_str() {
+        "vector.load" => {
+            let r = *op.results.first()?;
+            let readers = flow.readers(r);
+            if !readers.is_empty() && readers.iter().all(folds) {
+                return Some(Some(None));
+            }
+            ("load", op.result_types.first()?.as_ref())
+        }
+        "vector.store" => {
+            let v = *op.operands.first()?;
+            if flow.defining_op(v).is_some_and(|d| flow.ops[d].name == "arith.trunci") {
+                return Some(Some(None));
+            }
+            ("store", op.operand_types.first()?.as_ref())
+        }
+        _ => return None,
+    };
+    let Some(t) = ty else { return Some(None) };
+    Some(split(cpu, t.dims.iter().product(), |l| key(access, l, t.elem_bits)).map(Some))
+}
+
+/// `registers` registers of `register_bits` spilled and reloaded once
+/// each: a store and a load of each (of `elem_bits` elements).
+pub fn spills(cpu: Cpu, registers: u32, register_bits: u32, elem_bits: u32) -> Option<Vec<Price>> {
+    let lanes = register_bits / elem_bits;
+    let store = cpu.generic(&key("store", lanes, elem_bits))?;
+    let load = cpu.generic(&key("load", lanes, elem_bits))?;
+    Some((0..registers).flat_map(|_| [store.clone(), load.clone()]).collect())
+}
+
+/// A shuffle of `operands` vectors of `lanes` x `i<bits>` by `mask`, if
+/// its pattern is priced (`dialectgen::cpu_costs::shuffles`).
+pub fn shuffle(cpu: Cpu, operands: usize, lanes: u32, bits: u32, mask: &[u32]) -> Option<Price> {
+    let pattern = dialectgen::cpu_costs::shuffles::pattern_of(operands, lanes, bits, mask)?;
+    cpu.generic(&key(&format!("shuffle_{}", pattern.name()), lanes, bits)).cloned()
+}
+
+/// `vector.multi_reduction <add>` over the inner dimension of groups of 2
+/// or 4: the groups' strided sums (a dot product of extended lanes is
+/// priced as one unit, [`dot_product`]).
+fn multi_reduction(cpu: Cpu, op: &BlockOp) -> Option<Price> {
+    let kind = op.attribute("kind").and_then(|k| k.kind().map(str::to_string));
+    if kind.as_deref() != Some("add") {
+        return None;
+    }
+    let grouped = op.operand_types.first()?.as_ref()?;
+    let [_, k] = grouped.dims[..] else { return None };
+    let lanes: u32 = grouped.dims.iter().product();
+    cpu.generic(&key(&format!("sum_groups{k}"), lanes, grouped.elem_bits)).cloned()
+}
+
+/// `op`, a `vector.multi_reduction <add>` of `ext(a) * ext(b)` reshaped
+/// into groups (each part read by the next alone, all among
+/// `positions`): its price as one unit (`dot_zext_sext v64i8 v16i32`,
+/// which LLVM may select as one multiply-add, `vpmaddwd`), with the
+/// positions of the parts it holds.
+fn dot_product(cpu: Cpu, flow: &Dataflow, op: &BlockOp, positions: &[usize]) -> Option<(Price, Vec<usize>)> {
+    if op.name != "vector.multi_reduction" || op.attribute("kind").and_then(Attr::kind) != Some("add") {
+        return None;
+    }
+    let groups: u32 = op.result_types.first()?.as_ref()?.dims.iter().product();
+    let only = |v: usize| {
+        let d = flow.defining_op(v)?;
+        (flow.readers(v).len() == 1 && positions.contains(&d)).then_some(d)
+    };
+    let reshape = only(*op.operands.first()?)?;
+    let product = only(*flow.ops[reshape].operands.first()?)?;
+    if flow.ops[reshape].name != "vector.shape_cast" || flow.ops[product].name != "arith.muli" {
+        return None;
+    }
+    let extension = |v: usize| -> Option<(&'static str, usize, u32, u32, u32)> {
+        let p = only(v)?;
+        let e = &flow.ops[p];
+        let kind = match e.name.as_str() {
+            "arith.extui" => "zext",
+            "arith.extsi" => "sext",
+            _ => return None,
+        };
+        let from = e.operand_types.first()?.as_ref()?;
+        let to = e.result_types.first()?.as_ref()?;
+        Some((kind, p, from.dims.iter().product(), from.elem_bits, to.elem_bits))
+    };
+    let mut x = extension(*flow.ops[product].operands.first()?)?;
+    let mut y = extension(*flow.ops[product].operands.get(1)?)?;
+    if x.0 == "sext" && y.0 == "zext" {
+        std::mem::swap(&mut x, &mut y);
+    }
+    let ((ea, pa, lanes, from, to), (eb, pb, ..)) = (x, y);
+    let price = cpu.generic(&format!("dot_{ea}_{eb} {} {}", generic::ty(lanes, from), generic::ty(groups, to)))?;
+    let reduction = flow.defining_op(*op.results.first()?)?;
+    Some((price.clone(), vec![reduction, reshape, product, pa, pb]))
+}
+
 /// A rewrite's choice between the form as it is (`old` cycles) and a new
 /// one (`new`) on `cpu`, named `new_form` in remarks: `None` where the
 /// model does not price both; `Ok(the remark's tail)` where the new form
 /// is cheaper; `Err(why not)` otherwise.
 pub fn verdict(cpu: Cpu, old: Option<f64>, new: Option<f64>, new_form: &str) -> Option<Result<String, String>> {
+    judged(cpu, (old, new), new_form, |new, old| new < old)
+}
+
+/// As [`verdict`], taking the new form where it is no dearer: for a form
+/// whose gain the throughput model cannot see (fewer spills, off the
+/// busiest ports).
+pub fn verdict_no_dearer(
+    cpu: Cpu,
+    old: Option<f64>,
+    new: Option<f64>,
+    new_form: &str,
+) -> Option<Result<String, String>> {
+    judged(cpu, (old, new), new_form, |new, old| new <= old)
+}
+
+fn judged(
+    cpu: Cpu,
+    (old, new): (Option<f64>, Option<f64>),
+    new_form: &str,
+    takes: impl Fn(f64, f64) -> bool,
+) -> Option<Result<String, String>> {
     let (old, new, on) = (old?, new?, cpu.describe());
-    Some(if new < old {
+    Some(if takes(new, old) {
         Ok(format!(" ({new:.2} cycles {new_form}, {old:.2} as it is, on {on})"))
     } else {
         Err(format!("{new:.2} cycles {new_form}, {old:.2} cycles as it is, on {on}"))

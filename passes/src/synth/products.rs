@@ -239,10 +239,22 @@ impl LlvmChain {
 
 /// What the ops of `chains` (their ops and roots) cost in registers of
 /// `register_bits` (an op on two registers' worth is two instructions),
-/// counting only ops whose results no op outside them reads, and the
-/// roots: what rewriting the chains together saves. Where LLVM factors
-/// equal weights, products and left shifts by one constant count once.
+/// counting only [`chain_ops`]: what rewriting the chains together saves.
 pub fn chains_cost(flow: &Dataflow, chains: &[(usize, &LinearForm)], register_bits: u32, llvm: LlvmChain) -> usize {
+    chain_ops(flow, chains, llvm)
+        .into_iter()
+        .map(|p| &flow.ops[p])
+        .map(|op| {
+            op.result_types.iter().flatten().map(|t| t.bits().div_ceil(register_bits) as usize).max().unwrap_or(1)
+        })
+        .sum()
+}
+
+/// The positions of the ops of `chains` that rewriting them together
+/// removes: ops whose results no op outside them reads, and the roots;
+/// constants left out, and, where LLVM factors equal weights, each product
+/// and left shift by a constant after the first by that constant.
+pub fn chain_ops(flow: &Dataflow, chains: &[(usize, &LinearForm)], llvm: LlvmChain) -> Vec<usize> {
     let all: BTreeSet<usize> = chains.iter().flat_map(|(_, f)| f.ops.iter().copied()).collect();
     let stays = |p: usize| flow.ops[p].results.iter().any(|v| flow.readers(*v).iter().any(|r| !all.contains(r)));
     let mut scaled: BTreeSet<(String, BigInt)> = BTreeSet::new();
@@ -258,12 +270,8 @@ pub fn chains_cost(flow: &Dataflow, chains: &[(usize, &LinearForm)], register_bi
     all.iter()
         .copied()
         .filter(|p| chains.iter().any(|(root, _)| root == p) || !stays(*p))
-        .map(|p| &flow.ops[p])
-        .filter(|op| op.name != "arith.constant" && !factored(op))
-        .map(|op| {
-            op.result_types.iter().flatten().map(|t| t.bits().div_ceil(register_bits) as usize).max().unwrap_or(1)
-        })
-        .sum()
+        .filter(|&p| flow.ops[p].name != "arith.constant" && !factored(&flow.ops[p]))
+        .collect()
 }
 
 /// The terms in pairs whose weights are signed elements half as wide as

@@ -195,21 +195,25 @@ impl Program {
     }
 
     /// Cycles per run on `cpu`'s model: its instructions' prices together
-    /// on the CPU's ports ([`Cpu::throughput`]); `None` where the CPU has
-    /// no table, an instruction has no price there, or a swizzle moves
-    /// data (LLVM picks the shuffle; taking a low half is free).
+    /// on the CPU's ports ([`Cpu::throughput`]), each swizzle as the
+    /// shuffle LLVM selects for its mask (`op_price::shuffle`); `None`
+    /// where the CPU has no table, or an instruction or a swizzle's
+    /// pattern has no price there.
     pub fn cycles(&self, grammar: &Grammar, cpu: Cpu) -> Option<f64> {
         let mut prices = Vec::new();
         for s in &self.steps {
             match &s.op {
                 StepOp::Instr { candidate, .. } => {
-                    prices.push(cpu.instruction(&grammar.candidates[*candidate].intrinsic)?)
+                    prices.push(cpu.instruction(&grammar.candidates[*candidate].intrinsic)?.clone())
                 }
                 StepOp::Swizzle(z) if z.cost() == 0 => {}
-                StepOp::Swizzle(_) => return None,
+                StepOp::Swizzle(z) => {
+                    let lanes = z.operand_bits / z.elem_bits;
+                    prices.push(super::op_price::shuffle(cpu, z.operands, lanes, z.elem_bits, &z.mask)?)
+                }
             }
         }
-        cpu.throughput(prices)
+        cpu.throughput(&prices)
     }
 
     /// `autollvm.x(…) ; shuffle(…)`: for remarks and traces.

@@ -49,6 +49,10 @@ pub enum NotPaired {
          {siblings} chains sharing its inputs, {together}, not fewer than their {theirs}"
     )]
     DearerWithSiblings { cost: usize, chain: usize, siblings: usize, together: usize, theirs: usize },
+    /// On the CPU's model, the programs (with the chains sharing its
+    /// inputs, if any) take no fewer cycles than LLVM's chains.
+    #[error("the program is no cheaper than the chain: {0}")]
+    DearerOnCpu(String),
     #[error("the chain is not proved equal to its pairs: {0}")]
     ChainUnproved(ProofFailure),
     #[error("pair {pair}'s program not proved: {why}")]

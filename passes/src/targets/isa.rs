@@ -73,8 +73,9 @@ pub struct TargetSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// The narrowest stencil window (in taps) whose extremum
-    /// `hydride-column-extrema` takes column by column: where the saved
-    /// loads pay for the shuffles (1: any width).
+    /// `hydride-column-extrema` takes column by column where the CPU's
+    /// model prices neither form: where the saved loads pay for the
+    /// shuffles (1: any width).
     pub column_extrema_from_taps: u32,
     /// Whether a deinterleaved row comes free with its load, so
     /// `hydride-deinterleaved-extrema` leaves one deinterleave per row
@@ -88,11 +89,12 @@ pub struct Tuning {
     pub pair_sums_as_dot: bool,
     /// Whether the offline rules hold the even/odd identities that
     /// `hydride-even-odd` applies where no instruction computes a 4-way dot
-    /// product.
+    /// product and the CPU's model prices neither form.
     pub even_odd_identities: bool,
     /// Whether LLVM's own chains of products by constants extend their
     /// inputs from memory and factor equal weights (the cost a program of
-    /// the synthesis is compared with).
+    /// the synthesis is compared with; the factoring also where the CPU's
+    /// model prices both).
     pub llvm_extends_and_factors: bool,
     /// Whether the widening multiply-adds take pairs in the halves of a
     /// register pair (else in unpacked lanes).
