@@ -91,44 +91,51 @@ fn functions() -> Vec<(String, String)> {
                 key("select", lanes, bits),
                 format!("{t} @F({m} %c, {t} %a, {t} %b) {{\n  %r = select {m} %c, {t} %a, {t} %b\n  ret {t} %r\n}}"),
             ));
-            for ratio in [2, 4] {
-                let wide = bits * ratio;
-                if wide > 64 || lanes * wide > 2 * 512 {
-                    continue;
-                }
-                let w = format!("<{lanes} x i{wide}>");
-                for op in ["zext", "sext"] {
-                    out.push((
-                        conversion_key(op, lanes, bits, wide),
-                        format!("{w} @F({t} %a) {{\n  %r = {op} {t} %a to {w}\n  ret {w} %r\n}}"),
-                    ));
-                    // Extending what is loaded: LLVM folds the load into the extension.
-                    out.push((
-                        conversion_key(&format!("{op}_load"), lanes, bits, wide),
-                        format!(
-                            "{w} @F(ptr %p) {{\n  %a = load {t}, ptr %p\n  %r = {op} {t} %a to {w}\n  ret {w} %r\n}}"
-                        ),
-                    ));
-                }
-                if wide <= 32 {
-                    extended_products(&mut out, (lanes, bits, wide), (&t, &w));
-                    dot_products(&mut out, (lanes, bits, wide), ratio);
-                }
-                out.push((
-                    conversion_key("trunc", lanes, wide, bits),
-                    format!("{t} @F({w} %a) {{\n  %r = trunc {w} %a to {t}\n  ret {t} %r\n}}"),
-                ));
-                // Truncating what is stored: LLVM folds the store into the truncation.
-                out.push((
-                    conversion_key("trunc_store", lanes, wide, bits),
-                    format!(
-                        "void @F(ptr %p, {w} %a) {{\n  %r = trunc {w} %a to {t}\n  store {t} %r, ptr %p\n  ret void\n}}"
-                    ),
-                ));
-            }
+            conversions(&mut out, lanes, bits);
         }
     }
     out
+}
+
+/// Extensions and truncations by 2 and 4 (of what is loaded, into what
+/// is stored), and the products and dot products of extended lanes.
+fn conversions(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
+    let t = format!("<{lanes} x i{bits}>");
+    for ratio in [2, 4] {
+        let wide = bits * ratio;
+        if wide > 64 || lanes * wide > 2 * 512 {
+            continue;
+        }
+        let w = format!("<{lanes} x i{wide}>");
+        for op in ["zext", "sext"] {
+            out.push((
+                conversion_key(op, lanes, bits, wide),
+                format!("{w} @F({t} %a) {{\n  %r = {op} {t} %a to {w}\n  ret {w} %r\n}}"),
+            ));
+            // Extending what is loaded: LLVM folds the load into the extension.
+            out.push((
+                conversion_key(&format!("{op}_load"), lanes, bits, wide),
+                format!(
+                    "{w} @F(ptr %p) {{\n  %a = load {t}, ptr %p\n  %r = {op} {t} %a to {w}\n  ret {w} %r\n}}"
+                ),
+            ));
+        }
+        if wide <= 32 {
+            extended_products(out, (lanes, bits, wide), (&t, &w));
+            dot_products(out, (lanes, bits, wide), ratio);
+        }
+        out.push((
+            conversion_key("trunc", lanes, wide, bits),
+            format!("{t} @F({w} %a) {{\n  %r = trunc {w} %a to {t}\n  ret {t} %r\n}}"),
+        ));
+        // Truncating what is stored: LLVM folds the store into the truncation.
+        out.push((
+            conversion_key("trunc_store", lanes, wide, bits),
+            format!(
+                "void @F(ptr %p, {w} %a) {{\n  %r = trunc {w} %a to {t}\n  store {t} %r, ptr %p\n  ret void\n}}"
+            ),
+        ));
+    }
 }
 
 /// A vector's even and odd elements (`vector.deinterleave`), of a value in
@@ -157,14 +164,15 @@ fn deinterleaves(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
 }
 
 /// Each priced shuffle pattern (`super::shuffles::Pattern`) of vectors
-/// of `lanes` x `i<bits>`: keys `shuffle_even v32i8`, `shuffle_slide2 v16i32`.
+/// of `lanes` x `i<bits>`: keys `shuffle_even v32i8`, `shuffle_column1of2 v16i32`.
 fn shuffles(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
     let t = format!("<{lanes} x i{bits}>");
     for p in Pattern::all(lanes, bits) {
         let mask = p.mask(lanes, bits);
         let r = format!("<{} x i{bits}>", mask.len());
         let picks: Vec<String> = mask.iter().map(|k| format!("i32 {k}")).collect();
-        let (params, second) = if p.operands() == 1 { (format!("{t} %a"), "poison") } else { (format!("{t} %a, {t} %b"), "%b") };
+        let (params, second) =
+            if p.operands() == 1 { (format!("{t} %a"), "poison") } else { (format!("{t} %a, {t} %b"), "%b") };
         out.push((
             key(&format!("shuffle_{}", p.name()), lanes, bits),
             format!(
@@ -178,7 +186,7 @@ fn shuffles(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
 
 /// A plain load and store of one vector (`load v16i8`, `store v16i8`):
 /// the memory a form reads or writes beyond another's, priced with the
-/// resources of its access (see [`is_memory_access`]).
+/// resources of its access (see `mca::is_memory_access`).
 fn memory_accesses(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
     let t = format!("<{lanes} x i{bits}>");
     out.push((key("load", lanes, bits), format!("{t} @F(ptr %p) {{\n  %r = load {t}, ptr %p\n  ret {t} %r\n}}")));
@@ -186,12 +194,6 @@ fn memory_accesses(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
         key("store", lanes, bits),
         format!("void @F(ptr %p, {t} %a) {{\n  store {t} %a, ptr %p\n  ret void\n}}"),
     ));
-}
-
-/// Whether `key` prices a memory access itself (a plain load or store),
-/// whose resources its price keeps.
-pub fn is_memory_access(key: &str) -> bool {
-    key.starts_with("load ") || key.starts_with("store ")
 }
 
 /// The sum of each group of `k` adjacent lanes, added to an accumulator

@@ -41,7 +41,7 @@ pub struct Priced {
 /// a register. An instruction that loads or stores is priced without the
 /// resources a plain vector load or store uses (`CpuSet::load`,
 /// `CpuSet::store`) and without the micro-op of its memory access; a
-/// piece that is a memory access itself (`generic::is_memory_access`),
+/// piece that is a memory access itself ([`is_memory_access`]),
 /// what a form pays for the memory it reads or writes beyond another's,
 /// keeps them.
 pub fn price_regions(
@@ -89,12 +89,18 @@ pub fn price_regions(
     for (r, &(name, lines)) in regions.iter().enumerate() {
         let Some(region) = by_index.get(&r) else { continue };
         dispatch_width = region["SummaryView"]["DispatchWidth"].as_u64().unwrap_or(0) as u32;
-        let memory = if super::generic::is_memory_access(name) { MemoryResources::KEPT } else { memory };
+        let memory = if is_memory_access(name) { MemoryResources::KEPT } else { memory };
         if let Some(price) = price_of(region, lines, memory) {
             prices.insert(name.to_string(), price);
         }
     }
     Ok(Priced { resources, dispatch_width, prices })
+}
+
+/// Whether the piece named `key` is a memory access itself (a plain load
+/// or store, `load v16i8`), whose resources its price keeps.
+pub fn is_memory_access(key: &str) -> bool {
+    key.starts_with("load ") || key.starts_with("store ")
 }
 
 /// llvm-mca's JSON for the regions of `file` on `cpu`.
@@ -175,7 +181,9 @@ fn price_of(region: &Value, lines: usize, memory: MemoryResources) -> Option<Pri
     let kept = memory.kept;
     let memory_uops = info
         .iter()
-        .filter(|i| !kept && (flag(i, "mayLoad") || flag(i, "mayStore")) && i["NumMicroOpcodes"].as_u64().unwrap_or(0) > 1)
+        .filter(|i| {
+            !kept && (flag(i, "mayLoad") || flag(i, "mayStore")) && i["NumMicroOpcodes"].as_u64().unwrap_or(0) > 1
+        })
         .count() as u32;
     let mut per_instruction: BTreeMap<u64, (u32, f64)> = BTreeMap::new();
     for (i, res, usage) in pressure(region, instructions) {

@@ -1,12 +1,13 @@
 //! The shuffle patterns priced per CPU: the element moves hydride's forms
 //! make (halves, rotations, interleaves, even and odd elements, blocks of
-//! two vectors alternating, a window sliding over two vectors), each named
+//! two vectors alternating, a stencil's inner columns out of its first and
+//! last), each named
 //! and defined by its mask, so that a shuffle found in a form is priced by
 //! recognising its mask ([`pattern_of`]), whoever made it.
 
-/// The most elements a [`Pattern::Slide`] is priced at: a stencil's
-/// columns, up to nine taps wide.
-pub const MAX_SLIDE: u32 = 7;
+/// The widest stencil (in taps, less one) whose [`Pattern::Column`]s are
+/// priced: nine taps.
+pub const MAX_LAST_COLUMN: u32 = 8;
 
 /// A shuffle of one or two vectors of `n` elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,8 +34,15 @@ pub enum Pattern {
     /// The even elements of the two vectors end to end, or the odd.
     Even,
     Odd,
-    /// `n` elements from element `j` of the two vectors end to end.
-    Slide(u32),
+    /// Column `j` of a row of taps out of its first column (the first
+    /// vector) and its last, column `last` (the second): the first's
+    /// elements from `j` on, then the last's from `n - last + j`'s place,
+    /// `x_j … x_{n-1} y_{n-last} …` (`last = n`: `n` elements from element
+    /// `j` of the two vectors end to end).
+    Column {
+        j: u32,
+        last: u32,
+    },
 }
 
 impl Pattern {
@@ -54,7 +62,9 @@ impl Pattern {
             out.push(Pattern::Blocks(b));
             b *= 2;
         }
-        out.extend((1..n.min(MAX_SLIDE + 1)).map(Pattern::Slide));
+        for last in 2..=MAX_LAST_COLUMN.min(n) {
+            out.extend((1..last).map(|j| Pattern::Column { j, last }));
+        }
         out
     }
 
@@ -82,7 +92,7 @@ impl Pattern {
             Pattern::UnpackHighLanes => "unpack_high_lanes".into(),
             Pattern::Even => "even".into(),
             Pattern::Odd => "odd".into(),
-            Pattern::Slide(j) => format!("slide{j}"),
+            Pattern::Column { j, last } => format!("column{j}of{last}"),
         }
     }
 
@@ -111,7 +121,7 @@ impl Pattern {
             }
             Pattern::Even => (0..n).map(|i| 2 * i).collect(),
             Pattern::Odd => (0..n).map(|i| 2 * i + 1).collect(),
-            Pattern::Slide(j) => (j..j + n).collect(),
+            Pattern::Column { j, last } => (0..n).map(|i| if i + j < n { i + j } else { n + i + j - last }).collect(),
         }
     }
 }
@@ -150,6 +160,9 @@ mod tests {
         assert_eq!(&m[..4], &[0, 32, 1, 33]);
         assert_eq!(&m[16..18], &[16, 48]);
         assert_eq!(Pattern::Blocks(1).mask(4, 32), vec![0, 4, 1, 5, 2, 6, 3, 7]);
-        assert_eq!(Pattern::Slide(2).mask(4, 32), vec![2, 3, 4, 5]);
+        assert_eq!(Pattern::Column { j: 2, last: 4 }.mask(4, 32), vec![2, 3, 4, 5]);
+        // Column 1 of 3 taps over 16 lanes: the last column's element 14 last.
+        let m = Pattern::Column { j: 1, last: 2 }.mask(16, 8);
+        assert_eq!((m[0], m[14], m[15]), (1, 15, 30));
     }
 }

@@ -82,25 +82,13 @@ pub fn run<'c>(
                     continue;
                 }
             };
-            let target = options.limits.target;
             let new = NewForm::build(&flow, &tree, &rect, read.values.len());
-            let priced = match priced(options.limits.cpu, &flow, &tree, &rect, &new) {
-                Some(Ok(tail)) => tail,
-                Some(Err(why)) => {
+            let priced = match taken(options, &flow, &tree, &rect, &new) {
+                Ok(tail) => tail,
+                Err(why) => {
                     left_alone(&why);
                     continue;
                 }
-                None if !worthwhile(target, rect.width) => {
-                    let from = target.isa().tuning().column_extrema_from_taps;
-                    left_alone(&format_args!(
-                        "{} taps wide, and at {} the shuffles pay for the saved loads from {from} taps wide \
-                         (the cpu's model prices neither form)",
-                        rect.width,
-                        target.name(),
-                    ));
-                    continue;
-                }
-                None => String::new(),
             };
             let what = format!("column-extrema {:?} {}", rect.starts, rect.width);
             let proof = proved_once(options, &what, &flow, &tree.window, || {
@@ -138,16 +126,27 @@ pub fn run<'c>(
     Ok(rewritten)
 }
 
+/// Whether the new form is taken: by the CPU's model ([`priced`]), else by
+/// the ISA's tuning ([`worthwhile`]); the remark's tail, or why not.
+fn taken(options: &Options, flow: &Dataflow, tree: &Tree, rect: &Rectangle, new: &NewForm) -> Result<String, String> {
+    let target = options.limits.target;
+    match priced(options.limits.cpu, flow, tree, rect, new) {
+        Some(verdict) => verdict,
+        None if !worthwhile(target, rect.width) => Err(format!(
+            "{} taps wide, and at {} the shuffles pay for the saved loads from {} taps wide (the cpu's model prices \
+             neither form)",
+            rect.width,
+            target.name(),
+            target.isa().tuning().column_extrema_from_taps,
+        )),
+        None => Ok(String::new()),
+    }
+}
+
 /// The two forms on `cpu`, each with the loads it reads
 /// ([`op_price::verdict`]): the tree's `R * W` loads and extrema against
 /// the columns' `2R` loads, extrema and shuffles.
-fn priced(
-    cpu: Cpu,
-    flow: &Dataflow,
-    tree: &Tree,
-    rect: &Rectangle,
-    new: &NewForm,
-) -> Option<Result<String, String>> {
+fn priced(cpu: Cpu, flow: &Dataflow, tree: &Tree, rect: &Rectangle, new: &NewForm) -> Option<Result<String, String>> {
     let loads = tree.load_ops.iter().map(|(p, _)| *p);
     let before = op_price::cycles(cpu, flow, tree.window.ops.iter().copied().chain(loads).map(|p| &flow.ops[p]));
     let last = i64::from(rect.width) - 1;

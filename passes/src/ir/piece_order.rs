@@ -38,10 +38,10 @@ use crate::synth::attr::Attr;
 use crate::synth::block::{BlockOp, Dataflow};
 use crate::synth::lower::{proved_once, Options};
 use crate::synth::op_price;
-use crate::synth::target::Cpu;
 use crate::synth::pieces::LANE_WISE;
 use crate::synth::proof::{windows_equal_reading, LeafElements};
 use crate::synth::proof_pieces::{shifted_alike, Cut, OwnedPiece};
+use crate::synth::target::Cpu;
 use crate::synth::types::Ty;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, Type, Value};
@@ -78,7 +78,8 @@ pub fn run<'c>(
                 Some(Ok(tail)) => tail,
                 Some(Err(why)) => {
                     if remarks {
-                        let text = format!("hydride-piece-order: the stored value is not computed piece by piece: {why}");
+                        let text =
+                            format!("hydride-piece-order: the stored value is not computed piece by piece: {why}");
                         raw::emit(&handle, true, &text);
                     }
                     continue;

@@ -15,7 +15,7 @@ pub(crate) fn canonical(flow: &Dataflow, w: &Window, limits: &Limits, version: u
     // limit is not: a window out of time is not memoized), the CPU too:
     // programs are chosen by its model.
     let mut text = format!(
-        "program-v9 {} {} {version:016x} proof-ms={} two-step-budget={}\n",
+        "program-v10 {} {} {version:016x} proof-ms={} two-step-budget={}\n",
         limits.target.name(),
         limits.cpu.describe(),
         limits.proof_ms,

@@ -110,46 +110,60 @@ fn extended_product(cpu: Cpu, flow: &Dataflow, op: &BlockOp, positions: &[usize]
     Some((price, [mul, ext]))
 }
 
+/// An extension or truncation: `None` where `op` is neither. LLVM folds a
+/// load into the extension of what it reads, and a store into the
+/// truncation it writes.
+fn conversion(cpu: Cpu, flow: &Dataflow, op: &BlockOp) -> Option<Option<Option<Price>>> {
+    let conversion = match op.name.as_str() {
+        "arith.extui" => "zext",
+        "arith.extsi" => "sext",
+        "arith.trunci" => "trunc",
+        _ => return None,
+    };
+    let Some(((lanes, from), (_, to))) = lanes_bits(op.operand_types.first()).zip(lanes_bits(op.result_types.first()))
+    else {
+        return Some(None);
+    };
+    let loaded = conversion != "trunc" && op.operands.first().is_some_and(|v| flow.loaded(*v));
+    let stored = conversion == "trunc" && op.results.first().is_some_and(|r| flow.only_stored(*r));
+    let form = match (loaded, stored) {
+        (true, _) => format!("{conversion}_load"),
+        (_, true) => "trunc_store".to_string(),
+        _ => conversion.to_string(),
+    };
+    Some(split(cpu, lanes, |l| conversion_key(&form, l, from, to)).map(Some))
+}
+
+/// A `vector.shuffle`, priced by its mask's pattern ([`shuffle`]).
+fn shuffle_op(cpu: Cpu, op: &BlockOp) -> Option<Price> {
+    let (lanes, bits) = lanes_bits(op.operand_types.first())?;
+    let mask: Vec<u32> = match op.attribute("mask")? {
+        Attr::Ints(m) => m.iter().map(|&k| u32::try_from(k).ok()).collect::<Option<_>>()?,
+        _ => return None,
+    };
+    shuffle(cpu, op.operands.len(), lanes, bits, &mask)
+}
+
+/// The lanes and element bits of a type.
+fn lanes_bits(t: Option<&Option<super::types::Ty>>) -> Option<(u32, u32)> {
+    let t = t?.as_ref()?;
+    Some((t.dims.iter().product(), t.elem_bits))
+}
+
 /// The op's price: `Some(None)` where it is free, `None` where unknown.
 fn price(cpu: Cpu, flow: &Dataflow, op: &BlockOp) -> Option<Option<Price>> {
-    let lanes_bits = |t: Option<&Option<super::types::Ty>>| -> Option<(u32, u32)> {
-        let t = t?.as_ref()?;
-        Some((t.dims.iter().product(), t.elem_bits))
-    };
     let name = op.name.as_str();
     if matches!(name, "arith.constant" | "vector.bitcast" | "vector.shape_cast") {
         return Some(None);
     }
-    if let Some(conversion) = match name {
-        "arith.extui" => Some("zext"),
-        "arith.extsi" => Some("sext"),
-        "arith.trunci" => Some("trunc"),
-        _ => None,
-    } {
-        let (lanes, from) = lanes_bits(op.operand_types.first())?;
-        let (_, to) = lanes_bits(op.result_types.first())?;
-        // LLVM folds a load into the extension of what it reads, and a
-        // store into the truncation it writes.
-        let loaded = conversion != "trunc" && op.operands.first().is_some_and(|v| flow.loaded(*v));
-        let stored = conversion == "trunc" && op.results.first().is_some_and(|r| flow.only_stored(*r));
-        let form = match (loaded, stored) {
-            (true, _) => format!("{conversion}_load"),
-            (_, true) => "trunc_store".to_string(),
-            _ => conversion.to_string(),
-        };
-        return split(cpu, lanes, |l| conversion_key(&form, l, from, to)).map(Some);
+    if let Some(p) = conversion(cpu, flow, op) {
+        return p;
     }
     if let Some(p) = memory_access(cpu, flow, op) {
         return p;
     }
     if name == "vector.shuffle" {
-        let (lanes, bits) = lanes_bits(op.operand_types.first())?;
-        let mask: Vec<u32> = match op.attribute("mask")? {
-            Attr::Ints(m) => m.iter().map(|&k| u32::try_from(k).ok()).collect::<Option<_>>()?,
-            _ => return None,
-        };
-        let operands = if op.operands.len() == 2 && op.operands[0] != op.operands[1] { 2 } else { 1 };
-        return shuffle(cpu, operands, lanes, bits, &mask).map(Some);
+        return shuffle_op(cpu, op).map(Some);
     }
     if name == "vector.multi_reduction" {
         return multi_reduction(cpu, op).map(Some);
@@ -207,9 +221,7 @@ fn price(cpu: Cpu, flow: &Dataflow, op: &BlockOp) -> Option<Option<Price>> {
 /// those, whose price holds it), or what it stores is a truncation's
 /// (likewise).
 fn memory_access(cpu: Cpu, flow: &Dataflow, op: &BlockOp) -> Option<Option<Option<Price>>> {
-    let folds = |p: &usize| {
-        matches!(flow.ops[*p].name.as_str(), "arith.extui" | "arith.extsi" | "vector.deinterleave")
-    };
+    let folds = |p: &usize| matches!(flow.ops[*p].name.as_str(), "arith.extui" | "arith.extsi" | "vector.deinterleave");
     let (access, ty) = match op.name.as_str() {
         "vector.load" => {
             let r = *op.results.first()?;
