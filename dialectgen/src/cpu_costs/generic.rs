@@ -42,6 +42,19 @@ pub fn conversion_key(op: &str, lanes: u32, from_bits: u32, to_bits: u32) -> Str
     format!("{op} {} {}", ty(lanes, from_bits), ty(lanes, to_bits))
 }
 
+/// The key of a shuffle of vectors of `lanes` x `i<bits>` by `pattern`:
+/// `shuffle_even v32i8`.
+pub fn shuffle_key(pattern: Pattern, lanes: u32, bits: u32) -> String {
+    key(&format!("shuffle_{}", pattern.name()), lanes, bits)
+}
+
+/// The key of a dot product of `a` extended by `ea` and `b` by `eb`
+/// (`zext`, `sext`), `lanes` x `i<from>` each, summed in groups into
+/// `groups` x `i<to>`: `dot_zext_sext v64i8 v16i32`.
+pub fn dot_key((ea, eb): (&str, &str), (lanes, from): (u32, u32), (groups, to): (u32, u32)) -> String {
+    format!("dot_{ea}_{eb} {} {}", ty(lanes, from), ty(groups, to))
+}
+
 /// The module's assembly for the CPU, and the key of each function `hydride_g{k}`.
 pub struct GenericAsm {
     pub asm: String,
@@ -115,9 +128,7 @@ fn conversions(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
             // Extending what is loaded: LLVM folds the load into the extension.
             out.push((
                 conversion_key(&format!("{op}_load"), lanes, bits, wide),
-                format!(
-                    "{w} @F(ptr %p) {{\n  %a = load {t}, ptr %p\n  %r = {op} {t} %a to {w}\n  ret {w} %r\n}}"
-                ),
+                format!("{w} @F(ptr %p) {{\n  %a = load {t}, ptr %p\n  %r = {op} {t} %a to {w}\n  ret {w} %r\n}}"),
             ));
         }
         if wide <= 32 {
@@ -131,9 +142,7 @@ fn conversions(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
         // Truncating what is stored: LLVM folds the store into the truncation.
         out.push((
             conversion_key("trunc_store", lanes, wide, bits),
-            format!(
-                "void @F(ptr %p, {w} %a) {{\n  %r = trunc {w} %a to {t}\n  store {t} %r, ptr %p\n  ret void\n}}"
-            ),
+            format!("void @F(ptr %p, {w} %a) {{\n  %r = trunc {w} %a to {t}\n  store {t} %r, ptr %p\n  ret void\n}}"),
         ));
     }
 }
@@ -174,7 +183,7 @@ fn shuffles(out: &mut Vec<(String, String)>, lanes: u32, bits: u32) {
         let (params, second) =
             if p.operands() == 1 { (format!("{t} %a"), "poison") } else { (format!("{t} %a, {t} %b"), "%b") };
         out.push((
-            key(&format!("shuffle_{}", p.name()), lanes, bits),
+            shuffle_key(p, lanes, bits),
             format!(
                 "{r} @F({params}) {{\n  %r = shufflevector {t} %a, {t} {second}, <{} x i32> <{}>\n  ret {r} %r\n}}",
                 mask.len(),
@@ -242,7 +251,7 @@ fn dot_products(out: &mut Vec<(String, String)>, (lanes, bits, wide): (u32, u32,
     for (ea, eb) in [("zext", "zext"), ("zext", "sext"), ("sext", "sext")] {
         let sum = strided_sum(&w, &g, lanes, ratio, "%p");
         out.push((
-            format!("dot_{ea}_{eb} {} {}", ty(lanes, bits), ty(lanes / ratio, wide)),
+            dot_key((ea, eb), (lanes, bits), (lanes / ratio, wide)),
             format!(
                 "{g} @F({t} %a, {t} %b, {g} %acc) {{\n  %x = {ea} {t} %a to {w}\n  %y = {eb} {t} %b to {w}\n  \
                  %p = mul {w} %x, %y\n  {sum}\n  ret {g} %r\n}}"

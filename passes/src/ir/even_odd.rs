@@ -61,14 +61,14 @@ pub fn run<'c>(
 /// two dot products of those (`dot_sext_sext`, a multiply-add of 16-bit
 /// lanes, `vpmaddwd`). `None` where the model prices neither.
 fn priced(cpu: Cpu, out: u32) -> Option<Result<String, String>> {
-    use dialectgen::cpu_costs::generic::{key, ty};
+    use dialectgen::cpu_costs::generic::{dot_key, key};
     let price = |k: String| cpu.generic(&k).cloned();
-    let bytes = price(format!("dot_zext_sext {} {}", ty(4 * out, 8), ty(out, 32)));
+    let bytes = price(dot_key(("zext", "sext"), (4 * out, 8), (out, 32)));
     let halves = || -> Option<Vec<_>> {
         let h = 2 * out;
         let mut p = vec![price(key("and_const", h, 16))?, price(key("lshr_const", h, 16))?];
         p.extend([price(key("shl_const", h, 16))?, price(key("ashr_const", h, 16))?, price(key("ashr_const", h, 16))?]);
-        let dot = price(format!("dot_sext_sext {} {}", ty(h, 16), ty(out, 32)))?;
+        let dot = price(dot_key(("sext", "sext"), (h, 16), (out, 32)))?;
         p.extend([dot.clone(), dot]);
         Some(p)
     };

@@ -95,19 +95,22 @@ fn extended_product(cpu: Cpu, flow: &Dataflow, op: &BlockOp, positions: &[usize]
         return None;
     }
     let ext = flow.defining_op(extended).filter(|e| positions.contains(e))?;
-    let ext_op = &flow.ops[ext];
-    let conversion = match ext_op.name.as_str() {
+    let (conversion, (lanes, from), (_, to)) = extension(&flow.ops[ext])?;
+    let loaded = if flow.loaded(*flow.ops[ext].operands.first()?) { "_load" } else { "" };
+    let form = format!("{conversion}{loaded}_mul");
+    let price = split(cpu, lanes, |l| conversion_key(&form, l, from, to))?;
+    Some((price, [mul, ext]))
+}
+
+/// `op`'s LLVM extension (`zext`, `sext`) if it is one, with the lanes and
+/// element bits it extends from and to.
+fn extension(op: &BlockOp) -> Option<(&'static str, (u32, u32), (u32, u32))> {
+    let kind = match op.name.as_str() {
         "arith.extui" => "zext",
         "arith.extsi" => "sext",
         _ => return None,
     };
-    let from = ext_op.operand_types.first()?.as_ref()?;
-    let to = ext_op.result_types.first()?.as_ref()?;
-    let lanes: u32 = from.dims.iter().product();
-    let loaded = if flow.loaded(*ext_op.operands.first()?) { "_load" } else { "" };
-    let form = format!("{conversion}{loaded}_mul");
-    let price = split(cpu, lanes, |l| conversion_key(&form, l, from.elem_bits, to.elem_bits))?;
-    Some((price, [mul, ext]))
+    Some((kind, lanes_bits(op.operand_types.first())?, lanes_bits(op.result_types.first())?))
 }
 
 /// An extension or truncation: `None` where `op` is neither. LLVM folds a
@@ -257,15 +260,14 @@ pub fn spills(cpu: Cpu, registers: u32, register_bits: u32, elem_bits: u32) -> O
 /// its pattern is priced (`dialectgen::cpu_costs::shuffles`).
 pub fn shuffle(cpu: Cpu, operands: usize, lanes: u32, bits: u32, mask: &[u32]) -> Option<Price> {
     let pattern = dialectgen::cpu_costs::shuffles::pattern_of(operands, lanes, bits, mask)?;
-    cpu.generic(&key(&format!("shuffle_{}", pattern.name()), lanes, bits)).cloned()
+    cpu.generic(&generic::shuffle_key(pattern, lanes, bits)).cloned()
 }
 
 /// `vector.multi_reduction <add>` over the inner dimension of groups of 2
 /// or 4: the groups' strided sums (a dot product of extended lanes is
 /// priced as one unit, [`dot_product`]).
 fn multi_reduction(cpu: Cpu, op: &BlockOp) -> Option<Price> {
-    let kind = op.attribute("kind").and_then(|k| k.kind().map(str::to_string));
-    if kind.as_deref() != Some("add") {
+    if op.attribute("kind").and_then(Attr::kind) != Some("add") {
         return None;
     }
     let grouped = op.operand_types.first()?.as_ref()?;
@@ -293,25 +295,17 @@ fn dot_product(cpu: Cpu, flow: &Dataflow, op: &BlockOp, positions: &[usize]) -> 
     if flow.ops[reshape].name != "vector.shape_cast" || flow.ops[product].name != "arith.muli" {
         return None;
     }
-    let extension = |v: usize| -> Option<(&'static str, usize, u32, u32, u32)> {
+    let extended = |v: usize| {
         let p = only(v)?;
-        let e = &flow.ops[p];
-        let kind = match e.name.as_str() {
-            "arith.extui" => "zext",
-            "arith.extsi" => "sext",
-            _ => return None,
-        };
-        let from = e.operand_types.first()?.as_ref()?;
-        let to = e.result_types.first()?.as_ref()?;
-        Some((kind, p, from.dims.iter().product(), from.elem_bits, to.elem_bits))
+        Some((p, extension(&flow.ops[p])?))
     };
-    let mut x = extension(*flow.ops[product].operands.first()?)?;
-    let mut y = extension(*flow.ops[product].operands.get(1)?)?;
-    if x.0 == "sext" && y.0 == "zext" {
+    let mut x = extended(*flow.ops[product].operands.first()?)?;
+    let mut y = extended(*flow.ops[product].operands.get(1)?)?;
+    if x.1 .0 == "sext" && y.1 .0 == "zext" {
         std::mem::swap(&mut x, &mut y);
     }
-    let ((ea, pa, lanes, from, to), (eb, pb, ..)) = (x, y);
-    let price = cpu.generic(&format!("dot_{ea}_{eb} {} {}", generic::ty(lanes, from), generic::ty(groups, to)))?;
+    let ((pa, (ea, from, (_, to))), (pb, (eb, ..))) = (x, y);
+    let price = cpu.generic(&generic::dot_key((ea, eb), from, (groups, to)))?;
     let reduction = flow.defining_op(*op.results.first()?)?;
     Some((price.clone(), vec![reduction, reshape, product, pa, pb]))
 }
