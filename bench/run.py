@@ -14,7 +14,7 @@ features for LLVM and clang, and the Halide target of the same features
 the host has the features (checked before starting them), else execution is
 skipped and says which features are missing.
 
-Usage: python3 bench/run.py [--check] [--quick] [--runs N] [--only NAME,...] [--target T] [--out DIR]
+Usage: python3 bench/run.py [--check] [--quick] [--runs N] [--only NAME,...] [--target T] [--form F] [--out DIR]
 """
 
 import argparse
@@ -27,11 +27,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 import parallel  # noqa: E402
 import peers  # noqa: E402
+import scheduled  # noqa: E402
 import suite  # noqa: E402
 from asm import McaError, hot_loop, mca_cycles  # noqa: E402
 
@@ -81,6 +83,8 @@ class Target:
             self.mca_cpu = cpu
             self.lacking = [f for f in needs if f not in features]
         self.features = " ".join(sorted(f for f in features if RECORDED.match(f)))
+        # The natural vector width of the target, which the scheduled forms use (bench/schedule.py).
+        self.vector_bits = 512 if "avx512" in self.label else 256
 
 
 class Failure(Exception):
@@ -142,7 +146,7 @@ def measure(k, work, runs, timing, target, halide):
     lowered = None
     for r in range(runs if timing else 1):
         # Timing: a fresh memo per run (cold). Correctness only: one memo for the suite.
-        cache = os.path.join(work, f"cache-{k.name}-{r}" if timing else "cache-suite")
+        cache = os.path.join(work, f"cache-{k.name}-{zlib.crc32(k.mlir.encode()):08x}-{r}" if timing else "cache-suite")
         t = time.perf_counter()
         lowered = hydride_lower(k.mlir, cache, target.pass_target)
         cold.append(time.perf_counter() - t)
@@ -281,6 +285,10 @@ def main():
                     help="native (default: this host, -march=native), a named x86 target compiled for its CPU, or a "
                          "target run under qemu-user (AArch64, Hexagon; bench/qemu_bench.py: static figures)")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"), help="results folder (default results/)")
+    ap.add_argument("--form", default="both", choices=[*scheduled.FORMS, "both"],
+                    help="the kernels' MLIR: direct (the suite's, one vector step at its width), scheduled (the "
+                         "loops and width of each kernel's Halide pipeline on the target, bench/schedule.py) or "
+                         "both (default); results/bench-<target>[-scheduled].*")
     ap.add_argument("--jobs", type=int, default=None,
                     help="kernels worked on at once (default: every core with --check; else one, as compile and "
                          "run times are figures)")
@@ -291,7 +299,7 @@ def main():
         sys.exit("--proof-ms applies to the targets run under qemu (aarch64-neon-dotprod-i8mm, hexagon-hvx128)")
     if a.target in qemu_bench.TARGETS:
         jobs = a.jobs or (parallel.default_jobs() if a.check else 1)
-        return qemu_bench.run_suite(a.target, a.check, a.only, a.out, a.proof_ms, jobs)
+        return qemu_bench.run_suite(a.target, a.check, a.only, a.out, a.proof_ms, jobs, forms(a.form))
     target = Target(a.target)
     print(f"target {target.label} (hydride target={target.pass_target}; clang {' '.join(target.clang)}; "
           f"llc {' '.join(target.llc)}) on {target.host['model']}"
@@ -302,71 +310,90 @@ def main():
     kernels = select(suite.all_kernels(), a.only)
     timing = not a.check
     runs = 1 if a.quick else a.runs
-    rows, failures = [], []
     # Timing needs a quiet machine: kernels one at a time; correctness on every core.
     jobs = 1 if timing else (a.jobs or parallel.default_jobs())
+    failed = []
     with tempfile.TemporaryDirectory() as work:
+        # One Halide build serves both forms: a scheduled kernel keeps its pipeline.
         halide = peers.Halide(a.target, target.host, target.mca_cpu, work, kernels, jobs=jobs)
         print(halide.describe(), file=sys.stderr, flush=True)
-        measured = parallel.in_order(kernels, lambda k: measure(k, work, runs, timing, target, halide), jobs,
-                                     (Failure, McaError))
-        for i, (k, row) in enumerate(measured):
-            print(f"[{i + 1}/{len(kernels)}] {k.name}: {k.what}", file=sys.stderr, flush=True)
-            if isinstance(row, Exception):
-                failures.append(k.name)
-                print(f"  FAILED: {row}", file=sys.stderr)
-                continue
-            rows.append(row)
-            loops = ", ".join(f"{t} {fmt(row['insts_' + t])}" for t in PATHS)
-            print(f"  correct: {row['correct']}; cold {row['compile_cold_s']:.2f} s; hot-loop instructions: {loops}"
-                  + (f"; speedup over LLVM {row['speedup']:.2f}, over the best peer ({row['best_peer']}) "
-                     f"{row['speedup_best_peer']:.2f}" if timing else ""), file=sys.stderr, flush=True)
-    wrong = [r["kernel"] for r in rows if r["correct"] not in ("yes",) and not r["correct"].startswith("not run")]
-    # Results of different hosts and targets are kept apart.
-    stem = f"bench-{target.label}"
-    if timing:
-        write_table(os.path.join(a.out, stem), COLUMNS, MD_COLUMNS, rows,
-                    f"target {target.label}, {target.host['model']}; {halide.describe()}")
-        if target.lacking:
-            # No run times: the chart plots them.
-            print(f"\nwrote {a.out}/{stem}.csv and {stem}.md (target {target.label}, {target.host['model']}); "
-                  "no chart: nothing ran on this host")
-        else:
-            chart = os.path.join(ROOT, "target", "release", "bench-chart")
-            run([chart, "--csv", os.path.join(a.out, f"{stem}.csv"), "--out", os.path.join(a.out, f"{stem}.png")])
-            print(f"\nwrote {a.out}/{stem}.csv, {stem}.md and {stem}.png (target {target.label}, {target.host['model']})")
-        def geo(xs):
-            xs = [x for x in xs if x == x and x > 0]
-            return statistics.geometric_mean(xs) if xs else float("nan")
-        print(f"\ngeomean compile time: cold {geo([r['compile_cold_s'] for r in rows]):.2f} s "
-              f"(max {max((r['compile_cold_s'] for r in rows), default=float('nan')):.2f} s), "
-              f"warm {geo([r['compile_warm_s'] for r in rows]):.2f} s (median of {runs} runs each); "
-              f"Halide {geo([r['compile_halide_s'] for r in rows]):.2f} s")
-        static = [(r["mca_llvm"], r["mca_hydride"]) for r in rows if r["mca_llvm"] > 0 and r["mca_hydride"] > 0]
-        if static:
-            print(f"llvm-mca ({target.mca_cpu}) cycles per iteration, LLVM's path over hydride's: geomean "
-                  f"{geo([l / h for l, h in static]):.3f}; cheaper {sum(h < l for l, h in static)}, "
-                  f"same {sum(h == l for l, h in static)}, dearer {sum(h > l for l, h in static)} "
-                  f"of {len(static)} kernels")
-        if halide.missing:
-            print(f"note: {halide.describe()}")
-        if target.lacking:
-            print(f"no run times: this host lacks {', '.join(target.lacking)} for {a.target}")
-            if failures or wrong:
-                sys.exit(f"failed: {', '.join(failures)}; wrong outputs: {', '.join(wrong)}")
-            return
-        ratio = lambda peer: geo([r.get(f"over_{peer}", float("nan")) for r in rows])
-        print(f"hydride's geomean speedup (native time, median over {REPETITIONS} repetitions of the ratio to hydride's time in the same repetition; > 1 means hydride is faster):")
-        print(f"  over LLVM 22's path: {ratio('llvm'):.3f}")
-        print(f"  over clang -O3:      {ratio('clang'):.3f}")
-        print(f"  over Halide:         " + (f"{ratio('halide'):.3f}" if not halide.missing else "– (no Halide column)"))
-        print(f"  over the best peer:  {geo([r['speedup_best_peer'] for r in rows]):.3f}")
-    else:
-        for r in rows:
-            print(f"{r['kernel']}: {r['correct']}")
-    if failures or wrong:
-        sys.exit(f"failed: {', '.join(failures)}; wrong outputs: {', '.join(wrong)}")
+        for form in forms(a.form):
+            print(f"form {form}" + (f" ({target.vector_bits}-bit vectors)" if form == "scheduled" else ""),
+                  file=sys.stderr, flush=True)
+            in_form = scheduled.in_form(kernels, form, target.vector_bits)
+            measured = parallel.in_order(in_form, lambda k: measure(k, work, runs, timing, target, halide), jobs,
+                                         (Failure, McaError))
+            failed += report(form, in_form, measured, a, target, halide, timing, runs)
+    if failed:
+        sys.exit("failed: " + "; ".join(failed))
 
+
+def forms(choice):
+    return scheduled.FORMS if choice == "both" else (choice,)
+
+
+def report(form, kernels, measured, a, target, halide, timing, runs):
+    """Prints and writes one form's results; returns what failed, as lines."""
+    rows, failures = [], []
+    for i, (k, row) in enumerate(measured):
+        print(f"[{i + 1}/{len(kernels)}] {k.name}: {k.what}", file=sys.stderr, flush=True)
+        if isinstance(row, Exception):
+            failures.append(k.name)
+            print(f"  FAILED: {row}", file=sys.stderr)
+            continue
+        rows.append(row)
+        loops = ", ".join(f"{t} {fmt(row['insts_' + t])}" for t in PATHS)
+        print(f"  correct: {row['correct']}; cold {row['compile_cold_s']:.2f} s; hot-loop instructions: {loops}"
+              + (f"; speedup over LLVM {row['speedup']:.2f}, over the best peer ({row['best_peer']}) "
+                 f"{row['speedup_best_peer']:.2f}" if timing else ""), file=sys.stderr, flush=True)
+    wrong = [r["kernel"] for r in rows if r["correct"] not in ("yes",) and not r["correct"].startswith("not run")]
+    failed = [f"{form}: " + (f"failed {', '.join(failures)}; " if failures else "")
+              + (f"wrong outputs {', '.join(wrong)}" if wrong else "")] if failures or wrong else []
+    # Results of different hosts, targets and forms are kept apart.
+    stem = f"bench-{target.label}" + ("" if form == "direct" else f"-{form}")
+    if not timing:
+        for r in rows:
+            print(f"{form} {r['kernel']}: {r['correct']}")
+        return failed
+    write_table(os.path.join(a.out, stem), COLUMNS, MD_COLUMNS, rows,
+                f"target {target.label}, {target.host['model']}, {form} form; {halide.describe()}")
+    if target.lacking:
+        # No run times: the chart plots them.
+        print(f"\nwrote {a.out}/{stem}.csv and {stem}.md (target {target.label}, {target.host['model']}); "
+              "no chart: nothing ran on this host")
+    else:
+        chart = os.path.join(ROOT, "target", "release", "bench-chart")
+        run([chart, "--csv", os.path.join(a.out, f"{stem}.csv"), "--out", os.path.join(a.out, f"{stem}.png")])
+        print(f"\nwrote {a.out}/{stem}.csv, {stem}.md and {stem}.png (target {target.label}, {target.host['model']})")
+    print(f"\n{form} form:")
+    print(f"geomean compile time: cold {geo([r['compile_cold_s'] for r in rows]):.2f} s "
+          f"(max {max((r['compile_cold_s'] for r in rows), default=float('nan')):.2f} s), "
+          f"warm {geo([r['compile_warm_s'] for r in rows]):.2f} s (median of {runs} runs each); "
+          f"Halide {geo([r['compile_halide_s'] for r in rows]):.2f} s")
+    static = [(r["mca_llvm"], r["mca_hydride"]) for r in rows if r["mca_llvm"] > 0 and r["mca_hydride"] > 0]
+    if static:
+        print(f"llvm-mca ({target.mca_cpu}) cycles per iteration, LLVM's path over hydride's: geomean "
+              f"{geo([l / h for l, h in static]):.3f}; cheaper {sum(h < l for l, h in static)}, "
+              f"same {sum(h == l for l, h in static)}, dearer {sum(h > l for l, h in static)} "
+              f"of {len(static)} kernels")
+    if halide.missing:
+        print(f"note: {halide.describe()}")
+    if target.lacking:
+        print(f"no run times: this host lacks {', '.join(target.lacking)} for {a.target}")
+        return failed
+    ratio = lambda peer: geo([r.get(f"over_{peer}", float("nan")) for r in rows])
+    print(f"hydride's geomean speedup (native time, median over {REPETITIONS} repetitions of the ratio to hydride's "
+          "time in the same repetition; > 1 means hydride is faster):")
+    print(f"  over LLVM 22's path: {ratio('llvm'):.3f}")
+    print(f"  over clang -O3:      {ratio('clang'):.3f}")
+    print(f"  over Halide:         " + (f"{ratio('halide'):.3f}" if not halide.missing else "– (no Halide column)"))
+    print(f"  over the best peer:  {geo([r['speedup_best_peer'] for r in rows]):.3f}")
+    return failed
+
+
+def geo(xs):
+    xs = [x for x in xs if x == x and x > 0]
+    return statistics.geometric_mean(xs) if xs else float("nan")
 
 if __name__ == "__main__":
     main()

@@ -5,11 +5,8 @@ binomial blur and dilation written separably, their horizontal pass kept in
 a sliding window of rows; intrinsics where the definition is one
 (saturating add)."""
 
-import operator
-import re
-from functools import reduce
-
 import halide as hl
+import schedule
 import suite
 
 from args import Pipeline, image, vector_size
@@ -80,60 +77,40 @@ def views(kernel, p):
     return inputs, out_dims, r * st.stride + r
 
 
-def schedule_rows(out, horizontal, target, rows_per_strip=64):
+def schedule_rows(out, horizontal, target):
     """The output vectorized along x; the horizontal pass computed a row at a
-    time into a sliding window kept for each strip of output rows."""
+    time into a sliding window kept for each strip of output rows
+    (bench/schedule.py)."""
     v = vector_size(target, out.type())
     yo, yi = hl.Var("yo"), hl.Var("yi")
-    out.split(y, yo, yi, rows_per_strip).vectorize(x, v)
+    out.split(y, yo, yi, schedule.STRIP_ROWS).vectorize(x, v)
     # The horizontal pass at the output's lane count, so both stages step together.
     horizontal.store_at(out, yo).compute_at(out, yi).vectorize(x, v)
 
 
-def separable(kernel, target, horizontal_of, vertical_of, finish):
-    """out = finish(vertical_of(h)) with h = horizontal_of(src): the pass
-    along x once per row, the pass along y over it."""
+class Pass:
+    """One pass of a separable filter as Lowering reads a stencil: its
+    arrays and the (dx, dy) of a flat tap offset."""
+
+    def __init__(self, arrays, stride):
+        self.arrays, self.stride = arrays, stride
+
+    def tap_xy(self, offset):
+        return suite.Stencil.tap_xy(self, offset)
+
+
+def separable(kernel, target, form):
+    """out = vertical(h), h = horizontal(src), as bench/schedule.py describes
+    them: the pass along x once per row, the pass along y over it."""
     p = Pipeline()
     inputs, out_dims, offset = views(kernel, p)
-    src = inputs["src"]
     h = hl.Func("horizontal")
-    h[x, y] = horizontal_of(lambda dx: src[x + dx, y])
+    h[x, y] = Lowering(Pass(form.horizontal_arrays(), form.stride), inputs)(form.horizontal)
     out = hl.Func(kernel.name)
-    out[x, y] = finish(vertical_of(lambda dy: h[x, y + dy]))
+    out[x, y] = Lowering(Pass(form.vertical_arrays(), form.stride), {"h": h})(form.vertical)
     schedule_rows(out, h, target)
     p.output(out, kernel.stencil.out, out_dims, offset)
     return p
-
-
-def total(terms):
-    return reduce(operator.add, terms)
-
-
-def dilate(kernel, target, k):
-    r = k // 2
-    window = lambda at: reduce(hl.max, [at(d) for d in range(-r, r + 1)])
-    return separable(kernel, target, window, window, lambda v: v)
-
-
-def box_blur(kernel, target, k):
-    r = k // 2
-    return separable(kernel, target,
-                     lambda at: total([hl.u16(at(d)) for d in range(-r, r + 1)]),
-                     lambda at: total([at(d) for d in range(-r, r + 1)]),
-                     lambda v: hl.u8(v / (k * k)))
-
-
-def gaussian(kernel, target, k):
-    r = k // 2
-    w = suite.binomial(k)
-    weight_total = sum(w) ** 2
-    bits = 16 if 255 * weight_total + weight_total // 2 < 65536 else 32
-    shift = weight_total.bit_length() - 1
-    weighted = lambda at: total([at(d) if w[d + r] == 1 else at(d) * w[d + r] for d in range(-r, r + 1)])
-    return separable(kernel, target,
-                     lambda at: weighted(lambda d: hl.cast(u(bits), at(d))),
-                     weighted,
-                     lambda v: hl.u8((v + weight_total // 2) >> shift))
 
 
 def direct(kernel, target, intrinsic=None):
@@ -147,7 +124,6 @@ def direct(kernel, target, intrinsic=None):
     return p
 
 
-SEPARABLE = {"dilate": dilate, "box_blur": box_blur, "gaussian": gaussian}
 INTRINSIC = {
     # The saturating u8 add is Halide's saturating_add.
     "add": lambda inputs: hl.saturating_add(inputs["a"][x, y], inputs["b"][x, y]),
@@ -155,7 +131,7 @@ INTRINSIC = {
 
 
 def stencil_pipeline(kernel, target):
-    m = re.fullmatch(r"([a-z_]+?)(\d)x\d", kernel.name)
-    if m and m.group(1) in SEPARABLE:
-        return SEPARABLE[m.group(1)](kernel, target, int(m.group(2)))
+    form = schedule.separable(kernel)
+    if form is not None:
+        return separable(kernel, target, form)
     return direct(kernel, target, INTRINSIC.get(kernel.name))
