@@ -25,7 +25,7 @@ qemu's block trace, and each path's cost is the sum over the blocks of its
 own code of executions times the same static price (cycles or packets).
 `over_halide` is Halide's cost per call over hydride's.
 
-Usage: python3 bench/qemu_bench.py --target aarch64-neon-dotprod-i8mm|hexagon-hvx128 [--check] [--only K,...] [--out DIR] [--proof-ms N]
+Usage: python3 bench/qemu_bench.py --target aarch64-neon-dotprod-i8mm|hexagon-hvx128 [--check] [--only K,...] [--form F] [--out DIR] [--proof-ms N]
        python3 bench/qemu_bench.py --list-targets
 """
 
@@ -43,6 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 import parallel  # noqa: E402
 import peers  # noqa: E402
+import scheduled  # noqa: E402
 import suite  # noqa: E402
 from asm import McaError, cycles_per_iteration, hot_loop  # noqa: E402
 from qemu_trace import cost_per_call  # noqa: E402
@@ -92,7 +93,7 @@ TARGETS = {
 
 PATHS = ["llvm", "clang", "halide", "hydride"]
 COLUMNS = ["kernel", "target", *[f"insts_{t}" for t in PATHS], *[f"cost_{t}" for t in PATHS], "cost_measure",
-           "speedup", *[f"call_{t}" for t in PATHS], "speedup_call", "over_halide", "compile_s", "compile_halide_s",
+           "speedup", *[f"call_{t}" for t in PATHS], "speedup_call", "over_halide", "over_clang", "compile_s", "compile_halide_s",
            "correct"]
 
 
@@ -159,6 +160,7 @@ def measure(k, work, target, static, halide, proof_ms=None):
             row[f"call_{tag}"] = cost
     row["speedup_call"] = row["call_llvm"] / row["call_hydride"] if static else float("nan")
     row["over_halide"] = row["call_halide"] / row["call_hydride"] if static else float("nan")
+    row["over_clang"] = row["call_clang"] / row["call_hydride"] if static else float("nan")
     results = {}
     for line in proc.stdout.splitlines():
         f = line.split()
@@ -188,17 +190,21 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated kernel names")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"), help="results folder (default results/)")
     ap.add_argument("--proof-ms", type=int, default=None, help="Z3's budget per proof (default: the pass's)")
+    ap.add_argument("--form", default="both", choices=[*scheduled.FORMS, "both"],
+                    help="the kernels' MLIR: direct, scheduled as the Halide pipelines (bench/schedule.py), or both")
     ap.add_argument("--jobs", type=int, default=None,
                     help="kernels worked on at once (default: every core with --check, else one: compile times are figures)")
     a = ap.parse_args()
     if a.list_targets:
         print("\n".join(TARGETS))
         return
-    run_suite(a.target, a.check, a.only, a.out, a.proof_ms, a.jobs or (parallel.default_jobs() if a.check else 1))
+    run_suite(a.target, a.check, a.only, a.out, a.proof_ms, a.jobs or (parallel.default_jobs() if a.check else 1),
+              scheduled.FORMS if a.form == "both" else (a.form,))
 
 
-def run_suite(target_name, check, only, out, proof_ms=None, jobs=1):
-    """The suite on `target_name` (see the module's description), `jobs` kernels at once."""
+def run_suite(target_name, check, only, out, proof_ms=None, jobs=1, forms=("direct",)):
+    """The suite on `target_name` (see the module's description), `jobs`
+    kernels at once, in each of `forms` (bench/scheduled.py)."""
     target = TARGETS[target_name]
     if not shutil.which(target.runner[0]):
         sys.exit(f"{target.runner[0]} not found: scripts/setup installs qemu-user")
@@ -206,52 +212,65 @@ def run_suite(target_name, check, only, out, proof_ms=None, jobs=1):
     kernels = select(suite.all_kernels(), only)
     print(f"target {target.name}: hydride target={target.name}" + (f" proof-ms={proof_ms}" if proof_ms else "") + f", clang {' '.join(target.clang)}, "
           f"run under {' '.join(target.runner)}; cost: {target.measure}", file=sys.stderr)
-    rows, failures = [], []
+    failed = []
     with tempfile.TemporaryDirectory() as work:
+        # One Halide build serves both forms: a scheduled kernel keeps its pipeline.
         halide = peers.Halide(target.name, None, target.mca_cpu, work, kernels, target.vector_bits, jobs)
         print(halide.describe(), file=sys.stderr, flush=True)
-        # Correctness on every core; figures (compile times among them) one kernel at a time unless told.
-        measured = parallel.in_order(kernels, lambda k: measure(k, work, target, not check, halide, proof_ms), jobs,
-                                     (Failure, McaError, subprocess.TimeoutExpired))
-        for i, (k, row) in enumerate(measured):
-            print(f"[{i + 1}/{len(kernels)}] {k.name}: {k.what}", file=sys.stderr, flush=True)
-            if isinstance(row, Exception):
-                failures.append(k.name)
-                print(f"  FAILED: {row}", file=sys.stderr)
-                continue
-            rows.append(row)
-            print(f"  correct: {row['correct']}; hot-loop instructions: "
-                  + ", ".join(f"{t} {row['insts_' + t]}" for t in PATHS)
-                  + ("" if check else f"; cost llvm {fmt(row['cost_llvm'])}, hydride {fmt(row['cost_hydride'])}, "
-                     f"speedup {fmt(row['speedup'])}; per call " + ", ".join(f"{t} {fmt(row['call_' + t])}" for t in PATHS)
-                     + f", over Halide {fmt(row['over_halide'])}"), file=sys.stderr, flush=True)
+        for form in forms:
+            print(f"form {form}", file=sys.stderr, flush=True)
+            in_form = scheduled.in_form(kernels, form, target.vector_bits)
+            # Correctness on every core; figures (compile times among them) one kernel at a time unless told.
+            measured = parallel.in_order(in_form, lambda k: measure(k, work, target, not check, halide, proof_ms), jobs,
+                                         (Failure, McaError, subprocess.TimeoutExpired))
+            failed += report(form, in_form, measured, target, check, out, proof_ms, halide)
+    if failed:
+        sys.exit("failed: " + "; ".join(failed))
+
+
+def report(form, kernels, measured, target, check, out, proof_ms, halide):
+    """Prints and writes one form's results; returns what failed, as lines."""
+    rows, failures = [], []
+    for i, (k, row) in enumerate(measured):
+        print(f"[{i + 1}/{len(kernels)}] {k.name}: {k.what}", file=sys.stderr, flush=True)
+        if isinstance(row, Exception):
+            failures.append(k.name)
+            print(f"  FAILED: {row}", file=sys.stderr)
+            continue
+        rows.append(row)
+        print(f"  correct: {row['correct']}; hot-loop instructions: "
+              + ", ".join(f"{t} {row['insts_' + t]}" for t in PATHS)
+              + ("" if check else f"; cost llvm {fmt(row['cost_llvm'])}, hydride {fmt(row['cost_hydride'])}, "
+                 f"speedup {fmt(row['speedup'])}; per call " + ", ".join(f"{t} {fmt(row['call_' + t])}" for t in PATHS)
+                 + f", over Halide {fmt(row['over_halide'])}"), file=sys.stderr, flush=True)
     # A wrong output of LLVM's path, clang or hydride fails the run; Halide's is reported and left out of its ratio.
     wrong = [r["kernel"] for r in rows if r["correct"] not in ("yes", "NO (halide differs)")]
     halide_wrong = [r["kernel"] for r in rows if r["correct"] == "NO (halide differs)"]
     if not check:
-        stem = os.path.join(out, f"bench-{target.name}" + (f"-proof-ms-{proof_ms}" if proof_ms else ""))
+        stem = os.path.join(out, f"bench-{target.name}" + ("" if form == "direct" else f"-{form}")
+                            + (f"-proof-ms-{proof_ms}" if proof_ms else ""))
         write_table(stem, COLUMNS, COLUMNS, rows)
         speedups = [r["speedup"] for r in rows if r["speedup"] == r["speedup"] and r["speedup"] > 0]
         if speedups:
             worst = min(rows, key=lambda r: r["speedup"] if r["speedup"] == r["speedup"] else float("inf"))
             print(f"\nwrote {stem}.csv and {stem}.md")
-            print(f"hydride's geomean speedup over LLVM 22's path ({target.measure}): "
+            print(f"{form} form: hydride's geomean speedup over LLVM 22's path ({target.measure}): "
                   f"{statistics.geometric_mean(speedups):.3f} over {len(speedups)} kernels; "
                   f"worst {worst['kernel']} {worst['speedup']:.3f}; "
                   f"{sum(1 for s in speedups if s > 1.0001)} faster, {sum(1 for s in speedups if s < 0.9999)} slower")
-            for column, what in (("speedup_call", "LLVM 22's path"), ("over_halide", "Halide's")):
+            for column, what in (("speedup_call", "LLVM 22's path"), ("over_halide", "Halide's"), ("over_clang", "clang -O3's")):
                 g, n = geomean(rows, column)
-                print(f"hydride's geomean speedup over {what} per call (dynamic {target.measure.replace(' per iteration', '')}): "
+                print(f"{form} form: hydride's geomean speedup over {what} per call (dynamic {target.measure.replace(' per iteration', '')}): "
                       + (f"{g:.3f} over {n} kernels" if n else "– (" + (halide.describe() if column == "over_halide" else "no figures") + ")"))
     else:
         for r in rows:
-            print(f"{r['kernel']}: {r['correct']}")
+            print(f"{form} {r['kernel']}: {r['correct']}")
     if halide_wrong:
-        print(f"Halide's output differs from the reference under {target.runner[0]} (left out of the ratio over Halide): "
+        print(f"{form} form: Halide's output differs from the reference under {target.runner[0]} (left out of the ratio over Halide): "
               + ", ".join(halide_wrong))
     if failures or wrong:
-        sys.exit(f"failed: {', '.join(failures)}; wrong outputs: {', '.join(wrong)}")
-
+        return [f"{form}: " + (f"failed {', '.join(failures)}; " if failures else "") + (f"wrong outputs {', '.join(wrong)}" if wrong else "")]
+    return []
 
 if __name__ == "__main__":
     main()

@@ -13,12 +13,14 @@
 // HELP: --hydride-even-odd
 // HELP: --hydride-in-place-widening
 // HELP: --hydride-piece-order
+// HELP: --hydride-private-extensions
 // HELP: --hydride-split-contract
 // HELP: --hydride-sum-as-dot
 // HELP: --hydride-synthesize
 // HELP: --block-ms=
 // HELP: --lower-to-autollvm
 // PIPELINE: hydride-contract-elementwise{cpu= remarks=false target=x86-avx2},
+// PIPELINE-NEXT: hydride-private-extensions{cpu= remarks=false target=x86-avx2},
 // PIPELINE-NEXT: hydride-even-odd{cpu= remarks=false target=x86-avx2},
 // PIPELINE-NEXT: hydride-sum-as-dot{cache-dir= cpu= proof-ms=20000 remarks=false target=x86-avx2},
 // PIPELINE-NEXT: hydride-split-contract{cpu= remarks=false target=x86-avx2},

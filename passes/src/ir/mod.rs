@@ -14,6 +14,7 @@ pub mod in_place_widening;
 pub mod movement;
 pub mod parse;
 pub mod piece_order;
+pub mod private_extensions;
 pub mod raw;
 pub mod read;
 pub mod rewrites;

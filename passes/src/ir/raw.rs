@@ -312,3 +312,26 @@ pub fn clone_with_operands<'c>(
         melior::ir::Operation::from_raw(copy)
     }
 }
+
+/// The ops reading `value`, each with the operand position it reads it at,
+/// in use-list order.
+pub fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, usize)> {
+    let mut found = Vec::new();
+    // SAFETY: a live value; its use list is walked without changing it.
+    unsafe {
+        let mut operand = mlirValueGetFirstUse(value.to_raw());
+        while !mlirOpOperandIsNull(operand) {
+            let owner = OperationRef::from_raw(mlirOpOperandGetOwner(operand));
+            found.push((owner, mlirOpOperandGetOperandNumber(operand) as usize));
+            operand = mlirOpOperandGetNextUse(operand);
+        }
+    }
+    found
+}
+
+/// Makes operand `index` of `op` read `value`.
+pub fn set_operand(op: OperationRef, index: usize, value: Value) {
+    // SAFETY: a live op with at least `index + 1` operands (the caller read
+    // the position from its use list) and a live value of its context.
+    unsafe { mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) }
+}

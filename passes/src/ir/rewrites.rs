@@ -6,7 +6,7 @@
 pub use super::failure::Failure;
 use super::{
     column_extrema, contract_elementwise, deinterleaved_extrema, equal_weights, even_odd, in_place_widening,
-    piece_order, raw, split_contract, sum_as_dot, synthesize,
+    piece_order, private_extensions, raw, split_contract, sum_as_dot, synthesize,
 };
 use crate::synth::grammar::Grammar;
 use crate::synth::lower::Options;
@@ -43,7 +43,7 @@ pub struct Rewrite {
 }
 
 /// Every rewrite, in `lower-to-autollvm`'s order.
-pub const REWRITES: [Rewrite; 10] = [
+pub const REWRITES: [Rewrite; 11] = [
     Rewrite {
         argument: "hydride-contract-elementwise",
         description:
@@ -51,6 +51,13 @@ pub const REWRITES: [Rewrite; 10] = [
                       form the synthesis searches",
         options: OptionSet::Target,
         run: run_contract_elementwise,
+    },
+    Rewrite {
+        argument: "hydride-private-extensions",
+        description: "Copy a vector extension that several ops of its block read once per reader, so each reader's \
+                      window sees the narrow value (register-blocked products share one extended operand)",
+        options: OptionSet::Target,
+        run: run_private_extensions,
     },
     Rewrite {
         argument: "hydride-even-odd",
@@ -149,6 +156,24 @@ fn run_contract_elementwise<'c>(
     _: bool,
 ) -> Result<(), Failure> {
     Ok(contract_elementwise::run(c, root)?)
+}
+
+fn run_private_extensions<'c>(
+    _: &'c Context,
+    root: OperationRef<'c, 'c>,
+    _: &Options,
+    remarks: bool,
+) -> Result<(), Failure> {
+    let copies = private_extensions::run(root)?;
+    if remarks && copies > 0 {
+        let noun = if copies == 1 { "copy" } else { "copies" };
+        raw::emit(
+            &root,
+            true,
+            &format!("hydride-private-extensions: {copies} {noun} of extensions shared by products"),
+        );
+    }
+    Ok(())
 }
 
 fn run_even_odd<'c>(c: &'c Context, root: OperationRef<'c, 'c>, o: &Options, _: bool) -> Result<(), Failure> {
