@@ -48,9 +48,19 @@ def index_constants(values):
     return [f"  %c{'m' if v < 0 else ''}{abs(v)} = arith.constant {v} : index" for v in sorted(set(values))]
 
 
-def shifted_x(indent, x="%x", last="%x_last"):
-    """`%xs`: the vector's first column, the last vector moved to end at the row's end."""
-    return [f"{indent}%xs = arith.minsi {x}, {last} : index"]
+def vector_loops(indent, lo, end, lanes, body):
+    """Loops over the columns [lo, end) in vectors of `lanes`, `%xs` the
+    vector's first column: the whole vectors, then, if the row is not whole
+    vectors, the last one shifted inwards to end at `end` (Halide's tail,
+    as its loop partitioning leaves it: out of the steady loop). Returns
+    the lines and the index constants they use."""
+    main_end = lo + (end - lo) // lanes * lanes
+    loops = [(lo, main_end)] + ([(end - lanes, end)] if main_end != end else [])
+    lines = []
+    for first, last in loops:
+        lines += [f"{indent}scf.for %xs = %c{first} to %c{last} step %c{lanes} {{"]
+        lines += [f"{indent}  {l}" for l in body] + [f"{indent}}}"]
+    return lines, {lo, main_end, end - lanes, end, lanes}
 
 
 def signature(k):
@@ -65,16 +75,13 @@ def map_kernel(k, vector_bits):
     taps = [t[2] for t in suite.walk(st.expr) if t[0] == "tap"]
     m = Emitter(lanes, st.arrays, offset_index("%base"), "v")
     result = m.emit(st.expr)
+    body = ["%base = arith.addi %row, %xs : index", *m.lines,
+            f"vector.store {result}, %{st.out}[%base] : memref<?xi{out_bits}>, vector<{lanes}xi{out_bits}>"]
+    loops, used = vector_loops("    ", st.radius, st.x_end, lanes, body)
     lines = [f"func.func @{k.name}({signature(k)}) {{"]
-    lines += index_constants([0, 1, lanes, st.stride, st.radius, st.rows - st.radius, st.x_end, st.x_end - lanes, *taps])
+    lines += index_constants([0, 1, st.stride, st.radius, st.rows - st.radius, *used, *taps])
     lines += [f"  scf.for %y = %c{st.radius} to %c{st.rows - st.radius} step %c1 {{",
-              f"    %row = arith.muli %y, %c{st.stride} : index",
-              f"    scf.for %x = %c{st.radius} to %c{st.x_end} step %c{lanes} {{"]
-    lines += shifted_x("      ", last=f"%c{st.x_end - lanes}")
-    lines.append("      %base = arith.addi %row, %xs : index")
-    lines += [f"      {l}" for l in m.lines]
-    lines.append(f"      vector.store {result}, %{st.out}[%base] : memref<?xi{out_bits}>, vector<{lanes}xi{out_bits}>")
-    lines += ["    }", "  }", "  return", "}"]
+              f"    %row = arith.muli %y, %c{st.stride} : index", *loops, "  }", "  return", "}"]
     return "\n".join(lines) + "\n"
 
 
@@ -98,7 +105,14 @@ def separable_kernel(k, form, vector_bits):
 
     vertical = Emitter(lanes, {"h": hb}, buffer_row, "v", {"h": buffer})
     v_value = vertical.emit(form.vertical)
-    consts = [0, 1, r, 2 * r, rows_kept, lanes, st.stride, schedule.STRIP_ROWS, lo, hi, st.x_end, st.x_end - lanes,
+    h_loops, h_used = vector_loops("      ", lo, st.x_end, lanes, [
+        "%hbase = arith.addi %srow, %xs : index", *horizontal.lines, "%hi = arith.addi %hrow, %xs : index",
+        f"vector.store {h_value}, %h[%hi] : {buffer}, vector<{lanes}xi{hb}>"])
+    v_loops, v_used = vector_loops("        ", lo, st.x_end, lanes, [
+        *[f"%vbase{d + r} = arith.addi %vrow{d + r}, %xs : index" for d in range(-r, r + 1)], *vertical.lines,
+        "%oi = arith.addi %orow, %xs : index",
+        f"vector.store {v_value}, %{st.out}[%oi] : memref<?xi{out_bits}>, vector<{lanes}xi{out_bits}>"])
+    consts = [0, 1, r, 2 * r, rows_kept, st.stride, schedule.STRIP_ROWS, lo, hi, *h_used, *v_used,
               *range(-r, r + 1), *[t[2] for t in suite.walk(form.horizontal) if t[0] == "tap"]]
     lines = [f"func.func @{k.name}({signature(k)}) {{"] + index_constants(consts)
     lines += [f"  %h = memref.alloca() : {buffer}",
@@ -110,14 +124,7 @@ def separable_kernel(k, form, vector_bits):
               f"      %yh = arith.addi %y, %c{r} : index",
               f"      %hslot = arith.remsi %yh, %c{rows_kept} : index",
               f"      %hrow = arith.muli %hslot, %c{st.stride} : index",
-              f"      %srow = arith.muli %yh, %c{st.stride} : index",
-              f"      scf.for %x = %c{lo} to %c{st.x_end} step %c{lanes} {{"]
-    lines += shifted_x("        ", last=f"%c{st.x_end - lanes}")
-    lines += ["        %hbase = arith.addi %srow, %xs : index"]
-    lines += [f"        {l}" for l in horizontal.lines]
-    lines += ["        %hi = arith.addi %hrow, %xs : index",
-              f"        vector.store {h_value}, %h[%hi] : {buffer}, vector<{lanes}xi{hb}>",
-              "      }",
+              f"      %srow = arith.muli %yh, %c{st.stride} : index", *h_loops,
               "      %ready = arith.cmpi sge, %y, %ys : index",
               "      scf.if %ready {"]
     for d in range(-r, r + 1):
@@ -125,14 +132,8 @@ def separable_kernel(k, form, vector_bits):
         lines += [f"        %vy{d + r} = arith.addi %y, %c{name}{abs(d)} : index",
                   f"        %vslot{d + r} = arith.remsi %vy{d + r}, %c{rows_kept} : index",
                   f"        %vrow{d + r} = arith.muli %vslot{d + r}, %c{st.stride} : index"]
-    lines += [f"        %orow = arith.muli %y, %c{st.stride} : index",
-              f"        scf.for %x = %c{lo} to %c{st.x_end} step %c{lanes} {{"]
-    lines += shifted_x("          ", last=f"%c{st.x_end - lanes}")
-    lines += [f"          %vbase{d + r} = arith.addi %vrow{d + r}, %xs : index" for d in range(-r, r + 1)]
-    lines += [f"          {l}" for l in vertical.lines]
-    lines += ["          %oi = arith.addi %orow, %xs : index",
-              f"          vector.store {v_value}, %{st.out}[%oi] : memref<?xi{out_bits}>, vector<{lanes}xi{out_bits}>",
-              "        }", "      }", "    }", "  }", "  return", "}"]
+    lines += [f"        %orow = arith.muli %y, %c{st.stride} : index", *v_loops,
+              "      }", "    }", "  }", "  return", "}"]
     return "\n".join(lines) + "\n"
 
 

@@ -5,6 +5,7 @@ the depthwise convolution DEPTHWISE_VECTORS natural i32 vectors of
 channels per step, the channel groups unrolled."""
 
 import schedule
+from scheduled_maps import vector_loops
 
 
 def pool(k, vector_bits):
@@ -23,26 +24,21 @@ def pool(k, vector_bits):
                  f"%s4 = arith.addi %s3, %two : {wt}", f"%s5 = arith.shrui %s4, %two : {wt}",
                  f"%r = arith.trunci %s5 : {wt} to {vt}"]
     width, x_end = d["width"], d["x_end"]
-    consts = sorted({0, 1, 2, lanes, d["out_height"], x_end, x_end - lanes, width, d["out_width"]})
+    loops, used = vector_loops("    ", 0, x_end, lanes, [
+        "%x2 = arith.muli %xs, %c2 : index", "%i0 = arith.addi %r0, %x2 : index", "%i1 = arith.addi %r1, %x2 : index",
+        f"%l0 = vector.load %src[%i0] : memref<?xi8>, vector<{2 * lanes}xi8>",
+        f"%l1 = vector.load %src[%i1] : memref<?xi8>, vector<{2 * lanes}xi8>",
+        f"%e0, %o0 = vector.deinterleave %l0 : vector<{2 * lanes}xi8> -> {vt}",
+        f"%e1, %o1 = vector.deinterleave %l1 : vector<{2 * lanes}xi8> -> {vt}", *body,
+        "%oi = arith.addi %orow, %xs : index", f"vector.store %r, %dst[%oi] : memref<?xi8>, {vt}"])
+    consts = sorted({0, 1, 2, d["out_height"], width, d["out_width"], *used})
     lines = [f"func.func @{k.name}(%src: memref<?xi8>, %dst: memref<?xi8>) {{"]
     lines += [f"  %c{v} = arith.constant {v} : index" for v in consts]
     lines += [f"  scf.for %y = %c0 to %c{d['out_height']} step %c1 {{",
               "    %y2 = arith.muli %y, %c2 : index",
               f"    %r0 = arith.muli %y2, %c{width} : index",
               f"    %r1 = arith.addi %r0, %c{width} : index",
-              f"    %orow = arith.muli %y, %c{d['out_width']} : index",
-              f"    scf.for %x = %c0 to %c{x_end} step %c{lanes} {{",
-              f"      %xs = arith.minsi %x, %c{x_end - lanes} : index",
-              "      %x2 = arith.muli %xs, %c2 : index",
-              "      %i0 = arith.addi %r0, %x2 : index",
-              "      %i1 = arith.addi %r1, %x2 : index",
-              f"      %l0 = vector.load %src[%i0] : memref<?xi8>, vector<{2 * lanes}xi8>",
-              f"      %l1 = vector.load %src[%i1] : memref<?xi8>, vector<{2 * lanes}xi8>",
-              f"      %e0, %o0 = vector.deinterleave %l0 : vector<{2 * lanes}xi8> -> {vt}",
-              f"      %e1, %o1 = vector.deinterleave %l1 : vector<{2 * lanes}xi8> -> {vt}"]
-    lines += [f"      {l}" for l in body]
-    lines += ["      %oi = arith.addi %orow, %xs : index", f"      vector.store %r, %dst[%oi] : memref<?xi8>, {vt}",
-              "    }", "  }", "  return", "}"]
+              f"    %orow = arith.muli %y, %c{d['out_width']} : index", *loops, "  }", "  return", "}"]
     return "\n".join(lines) + "\n"
 
 
@@ -107,7 +103,11 @@ def l2norm(k, vector_bits):
 
 def depthwise_conv(k, vector_bits):
     """Channels in groups of DEPTHWISE_VECTORS natural i32 vectors, the
-    groups unrolled; the nine taps unrolled and summed in order."""
+    groups unrolled; the nine taps unrolled and summed in order. The
+    weights, the same for every pixel, are loaded and extended once before
+    the loops, as Halide's compiled loops hold them (its buffers do not
+    alias, so it hoists them; an MLIR memref carries no such promise to
+    LLVM)."""
     d = k.dims
     h, w, c = d["h"], d["w"], d["c"]
     oh, ow = h - 2, w - 2
@@ -119,6 +119,11 @@ def depthwise_conv(k, vector_bits):
     offsets = sorted({((t // 3) * w + t % 3) * c + g for t in range(9) for g in range(0, c, v)}
                      | {t * c + g for t in range(9) for g in range(0, c, v)} | set(range(0, c, v)))
     lines += [f"  %o{o} = arith.constant {o} : index" for o in offsets]
+    for g in range(0, c, v):
+        for t in range(9):
+            n = f"{g}_{t}"
+            lines += [f"  %wv{n} = vector.load %W[%o{t * c + g}] : memref<?xi8>, vector<{v}xi8>",
+                      f"  %we{n} = arith.extsi %wv{n} : vector<{v}xi8> to vector<{v}xi32>"]
     lines += ["  scf.for %y = %c0 to %oh step %c1 {", "    scf.for %x = %c0 to %ow step %c1 {",
               "      %ir = arith.muli %y, %w : index", "      %ip = arith.addi %ir, %x : index",
               "      %pb = arith.muli %ip, %nc : index", "      %orow = arith.muli %y, %ow : index",
@@ -126,13 +131,11 @@ def depthwise_conv(k, vector_bits):
     for g in range(0, c, v):
         sums = []
         for t in range(9):
-            a_off, w_off = ((t // 3) * w + t % 3) * c + g, t * c + g
+            a_off = ((t // 3) * w + t % 3) * c + g
             n = f"{g}_{t}"
             lines += [f"      %ai{n} = arith.addi %pb, %o{a_off} : index",
                       f"      %a{n} = vector.load %A[%ai{n}] : memref<?xi8>, vector<{v}xi8>",
-                      f"      %wv{n} = vector.load %W[%o{w_off}] : memref<?xi8>, vector<{v}xi8>",
                       f"      %ae{n} = arith.extui %a{n} : vector<{v}xi8> to vector<{v}xi32>",
-                      f"      %we{n} = arith.extsi %wv{n} : vector<{v}xi8> to vector<{v}xi32>",
                       f"      %p{n} = arith.muli %ae{n}, %we{n} : vector<{v}xi32>"]
             if sums:
                 lines.append(f"      %s{n} = arith.addi {sums[-1]}, %p{n} : vector<{v}xi32>")
@@ -143,4 +146,3 @@ def depthwise_conv(k, vector_bits):
                   f"      vector.store {sums[-1]}, %out[%oi{g}] : memref<?xi32>, vector<{v}xi32>"]
     lines += ["    }", "  }", "  return", "}"]
     return "\n".join(lines) + "\n"
-
