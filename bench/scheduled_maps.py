@@ -89,7 +89,9 @@ def separable_kernel(k, form, vector_bits):
     """h rows into a rolling buffer of 2r+1 rows per strip of output rows;
     each output row: its newest h row, then the vertical pass over the
     buffer. The loop over a strip starts 2r rows early, so those iterations
-    only fill the buffer."""
+    only fill the buffer. As in Halide's allocation, a buffer row starts at
+    the first column computed and the buffer is aligned to a vector, so its
+    vector loads and stores are aligned."""
     st, r = k.stencil, form.radius
     rows_kept = 2 * r + 1
     out_bits = suite.width(st.expr, st.arrays)
@@ -106,16 +108,18 @@ def separable_kernel(k, form, vector_bits):
     vertical = Emitter(lanes, {"h": hb}, buffer_row, "v", {"h": buffer})
     v_value = vertical.emit(form.vertical)
     h_loops, h_used = vector_loops("      ", lo, st.x_end, lanes, [
-        "%hbase = arith.addi %srow, %xs : index", *horizontal.lines, "%hi = arith.addi %hrow, %xs : index",
+        "%hbase = arith.addi %srow, %xs : index", *horizontal.lines, f"%xh = arith.subi %xs, %c{lo} : index",
+        "%hi = arith.addi %hrow, %xh : index",
         f"vector.store {h_value}, %h[%hi] : {buffer}, vector<{lanes}xi{hb}>"])
     v_loops, v_used = vector_loops("        ", lo, st.x_end, lanes, [
-        *[f"%vbase{d + r} = arith.addi %vrow{d + r}, %xs : index" for d in range(-r, r + 1)], *vertical.lines,
+        f"%xh = arith.subi %xs, %c{lo} : index",
+        *[f"%vbase{d + r} = arith.addi %vrow{d + r}, %xh : index" for d in range(-r, r + 1)], *vertical.lines,
         "%oi = arith.addi %orow, %xs : index",
         f"vector.store {v_value}, %{st.out}[%oi] : memref<?xi{out_bits}>, vector<{lanes}xi{out_bits}>"])
     consts = [0, 1, r, 2 * r, rows_kept, st.stride, schedule.STRIP_ROWS, lo, hi, *h_used, *v_used,
               *range(-r, r + 1), *[t[2] for t in suite.walk(form.horizontal) if t[0] == "tap"]]
     lines = [f"func.func @{k.name}({signature(k)}) {{"] + index_constants(consts)
-    lines += [f"  %h = memref.alloca() : {buffer}",
+    lines += [f"  %h = memref.alloca() {{alignment = {max(64, lanes * hb // 8)} : i64}} : {buffer}",
               f"  scf.for %ys = %c{lo} to %c{hi} step %c{schedule.STRIP_ROWS} {{",
               f"    %ys_end = arith.addi %ys, %c{schedule.STRIP_ROWS} : index",
               f"    %ye = arith.minsi %ys_end, %c{hi} : index",
