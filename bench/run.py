@@ -324,8 +324,23 @@ def main():
             measured = parallel.in_order(in_form, lambda k: measure(k, work, runs, timing, target, halide), jobs,
                                          (Failure, McaError))
             failed += report(form, in_form, measured, a, target, halide, timing, runs)
+    if timing:
+        chart(a, target)
     if failed:
         sys.exit("failed: " + "; ".join(failed))
+
+
+def chart(a, target):
+    """One picture of the forms run, a panel each (bench/chart/): results/bench-<target>[-<form>].png
+    after the first form run."""
+    stems = [f"bench-{target.label}" + ("" if form == "direct" else f"-{form}") for form in forms(a.form)]
+    csvs = [os.path.join(a.out, f"{stem}.csv") for stem in stems if os.path.exists(os.path.join(a.out, f"{stem}.csv"))]
+    if target.lacking or not csvs:
+        print("no chart: nothing ran on this host" if target.lacking else "no chart: no results")
+        return
+    png = os.path.join(a.out, f"{stems[0]}.png")
+    run([os.path.join(ROOT, "target", "release", "bench-chart"), "--csv", *csvs, "--out", png])
+    print(f"wrote {png} ({', '.join(forms(a.form))})")
 
 
 def forms(choice):
@@ -357,14 +372,7 @@ def report(form, kernels, measured, a, target, halide, timing, runs):
         return failed
     write_table(os.path.join(a.out, stem), COLUMNS, MD_COLUMNS, rows,
                 f"target {target.label}, {target.host['model']}, {form} form; {halide.describe()}")
-    if target.lacking:
-        # No run times: the chart plots them.
-        print(f"\nwrote {a.out}/{stem}.csv and {stem}.md (target {target.label}, {target.host['model']}); "
-              "no chart: nothing ran on this host")
-    else:
-        chart = os.path.join(ROOT, "target", "release", "bench-chart")
-        run([chart, "--csv", os.path.join(a.out, f"{stem}.csv"), "--out", os.path.join(a.out, f"{stem}.png")])
-        print(f"\nwrote {a.out}/{stem}.csv, {stem}.md and {stem}.png (target {target.label}, {target.host['model']})")
+    print(f"\nwrote {a.out}/{stem}.csv and {stem}.md (target {target.label}, {target.host['model']})")
     print(f"\n{form} form:")
     print(f"geomean compile time: cold {geo([r['compile_cold_s'] for r in rows]):.2f} s "
           f"(max {max((r['compile_cold_s'] for r in rows), default=float('nan')):.2f} s), "

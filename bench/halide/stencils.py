@@ -84,8 +84,11 @@ def schedule_rows(out, horizontal, target):
     v = vector_size(target, out.type())
     yo, yi = hl.Var("yo"), hl.Var("yi")
     out.split(y, yo, yi, schedule.STRIP_ROWS).vectorize(x, v)
-    # The horizontal pass at the output's lane count, so both stages step together.
-    horizontal.store_at(out, yo).compute_at(out, yi).vectorize(x, v)
+    # The horizontal pass at the output's lane count, so both stages step together. On Hexagon its
+    # last vector is predicated rather than shifted inwards: Halide 21 otherwise reads the widened
+    # rows in the wrong lane order (hvx_interleave_bug/README.md).
+    tail = hl.TailStrategy.GuardWithIf if target.arch == hl.TargetArch.Hexagon else hl.TailStrategy.Auto
+    horizontal.store_at(out, yo).compute_at(out, yi).vectorize(x, v, tail)
 
 
 class Pass:

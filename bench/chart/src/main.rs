@@ -1,4 +1,5 @@
-//! `bench-chart`: the run times of a benchmark CSV as a bar chart: per
+//! `bench-chart`: the run times of benchmark CSVs as bar charts, one panel
+//! per CSV (the suite's direct and scheduled forms) in one picture: per
 //! kernel, one bar per path (LLVM 22's lowering, clang -O3 on the C
 //! reference, Halide, hydride), each drawn as its speed relative to LLVM's
 //! path (LLVM time / path time, log scale; LLVM = 1.0 drawn as a line).
@@ -10,11 +11,14 @@ use plotters::style::{register_font, FontStyle};
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(about = "Draw the run times of a benchmark CSV (kernel, llvm_ms, clang_ms, halide_ms, hydride_ms, …) as a PNG bar chart")]
+#[command(
+    about = "Draw the run times of benchmark CSVs (kernel, llvm_ms, clang_ms, halide_ms, hydride_ms, …) as a PNG bar chart, one panel per CSV"
+)]
 struct Args {
-    /// The CSV `scripts/bench` writes.
-    #[arg(long, default_value = "results/bench-x86-avx512.csv")]
-    csv: PathBuf,
+    /// A CSV `scripts/bench` writes; repeated, one panel each, top to bottom
+    /// (titled by the file's name: `-scheduled` is the scheduled form).
+    #[arg(long, required = true, num_args = 1..)]
+    csv: Vec<PathBuf>,
     /// The PNG to write.
     #[arg(long, default_value = "results/bench-x86-avx512.png")]
     out: PathBuf,
@@ -81,25 +85,57 @@ fn rows(text: &str) -> Result<Vec<Row>> {
 /// Slots per kernel: one per path and a gap.
 const SLOTS: usize = PATHS.len() + 1;
 
+/// The form a CSV's name says (`bench-<target>-scheduled.csv`: scheduled).
+fn form_of(csv: &std::path::Path) -> &'static str {
+    let stem = csv.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    if stem.ends_with("-scheduled") {
+        "scheduled form: the loops of each kernel's Halide pipeline"
+    } else {
+        "direct form: the suite's MLIR as written"
+    }
+}
+
 fn main() -> Result<()> {
     let args = Args::parse();
-    let text = std::fs::read_to_string(&args.csv).with_context(|| format!("reading {}", args.csv.display()))?;
-    let rows = rows(&text)?;
-    let values: Vec<f64> = rows.iter().flat_map(|r| r.relative()).flatten().collect();
-    if values.is_empty() {
-        bail!("{}: no kernel has run times", args.csv.display());
+    let mut panels = Vec::new();
+    for csv in &args.csv {
+        let text = std::fs::read_to_string(csv).with_context(|| format!("reading {}", csv.display()))?;
+        let rows = rows(&text)?;
+        if rows.iter().all(|r| r.relative().iter().flatten().next().is_none()) {
+            bail!("{}: no kernel has run times", csv.display());
+        }
+        panels.push((form_of(csv), rows));
     }
     let font = std::fs::read(&args.font).with_context(|| format!("reading the font {}", args.font.display()))?;
     let font: &'static [u8] = Box::leak(font.into_boxed_slice());
-    register_font("sans-serif", FontStyle::Normal, font).map_err(|_| anyhow::anyhow!("{} is not a usable font", args.font.display()))?;
+    register_font("sans-serif", FontStyle::Normal, font)
+        .map_err(|_| anyhow::anyhow!("{} is not a usable font", args.font.display()))?;
+    let heights: Vec<u32> = panels.iter().map(|(_, rows)| panel_height(rows.len())).collect();
+    let root = BitMapBackend::new(&args.out, (1200, heights.iter().sum())).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut rest = root.clone();
+    for ((form, rows), height) in panels.iter().zip(&heights) {
+        let (area, below) = rest.split_vertically(*height);
+        draw_panel(&area, form, rows)?;
+        rest = below;
+    }
+    root.present()?;
+    eprintln!("wrote {} ({} panels)", args.out.display(), panels.len());
+    Ok(())
+}
+
+fn panel_height(kernels: usize) -> u32 {
+    160 + 12 * (SLOTS * kernels) as u32
+}
+
+/// One CSV's bars on `area`, titled with its form.
+fn draw_panel(area: &DrawingArea<BitMapBackend, plotters::coord::Shift>, form: &str, rows: &[Row]) -> Result<()> {
+    let values: Vec<f64> = rows.iter().flat_map(|r| r.relative()).flatten().collect();
     let lo = values.iter().copied().fold(1.0f64, f64::min) * 0.8;
     let hi = values.iter().copied().fold(1.0f64, f64::max) * 2.5; // room on the right for the legend
-    let height = 160 + 12 * (SLOTS * rows.len()) as u32;
-    let root = BitMapBackend::new(&args.out, (1200, height)).into_drawing_area();
-    root.fill(&WHITE)?;
     let last = SLOTS * rows.len() - 1;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Run time relative to LLVM 22's path (LLVM time / path time; > 1 is faster)", ("sans-serif", 22))
+    let mut chart = ChartBuilder::on(area)
+        .caption(format!("Run time relative to LLVM 22's path (> 1 is faster); {form}"), ("sans-serif", 22))
         .margin(20)
         .x_label_area_size(40)
         .y_label_area_size(170)
@@ -111,7 +147,9 @@ fn main() -> Result<()> {
         .disable_y_mesh()
         .y_labels(SLOTS * rows.len())
         .y_label_formatter(&|y| match y {
-            SegmentValue::CenterOf(s) if (last - *s) % SLOTS == 1 => rows.get((last - *s) / SLOTS).map(|r| r.kernel.clone()).unwrap_or_default(),
+            SegmentValue::CenterOf(s) if (last - *s) % SLOTS == 1 => {
+                rows.get((last - *s) / SLOTS).map(|r| r.kernel.clone()).unwrap_or_default()
+            }
             _ => String::new(),
         })
         .y_label_style(("sans-serif", 15))
@@ -120,7 +158,9 @@ fn main() -> Result<()> {
     for (j, (_, legend, color)) in PATHS.iter().enumerate() {
         let bars = rows.iter().enumerate().filter_map(|(i, r)| r.relative()[j].map(|v| (slot(i, j), v)));
         chart
-            .draw_series(bars.map(|(s, v)| Rectangle::new([(lo, SegmentValue::Exact(s)), (v, SegmentValue::Exact(s + 1))], color.filled())))?
+            .draw_series(bars.map(|(s, v)| {
+                Rectangle::new([(lo, SegmentValue::Exact(s)), (v, SegmentValue::Exact(s + 1))], color.filled())
+            }))?
             .label(*legend)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
     }
@@ -132,8 +172,6 @@ fn main() -> Result<()> {
         .border_style(BLACK)
         .label_font(("sans-serif", 15))
         .draw()?;
-    root.present()?;
-    eprintln!("wrote {} ({} kernels)", args.out.display(), rows.len());
     Ok(())
 }
 
@@ -155,5 +193,11 @@ mod tests {
     fn a_csv_without_peer_columns_still_has_llvm_and_hydride() {
         let r = rows("kernel,llvm_ms,hydride_ms\nadd,3,1.5\n").unwrap();
         assert_eq!(r[0].relative(), [Some(1.0), None, None, Some(2.0)]);
+    }
+
+    #[test]
+    fn a_panel_is_titled_by_its_form() {
+        assert!(form_of(std::path::Path::new("results/bench-x86-avx2-scheduled.csv")).starts_with("scheduled"));
+        assert!(form_of(std::path::Path::new("results/bench-x86-avx2.csv")).starts_with("direct"));
     }
 }
