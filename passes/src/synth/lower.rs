@@ -155,17 +155,6 @@ fn out_of_bounds(op: &BlockOp, options: &Options, deadline: std::time::Instant, 
     Some((why, over_time))
 }
 
-/// The positions of the ops computing `root`'s operands that are of
-/// `root`'s own kind: the links of a chain (`(a + b) + c`) it continues.
-fn chain_links(flow: &Dataflow, root: usize) -> Vec<usize> {
-    let op = &flow.ops[root];
-    op.operands
-        .iter()
-        .filter_map(|v| flow.defining_op(*v))
-        .filter(|&d| flow.ops[d].name == op.name && op.name != "arith.constant")
-        .collect()
-}
-
 /// Whether a window may hold `o`.
 fn accept(o: &BlockOp) -> bool {
     synthesizable(o) && o.unmodelled_vectors.is_empty() && !o.has_regions
@@ -188,28 +177,15 @@ impl Search<'_> {
     /// nothing, with them joined where all their readers are inside
     /// (`max(x, y) - min(x, y)`, a clamp by compare and select): the
     /// smaller window is what was searched before, and often has a
-    /// program where the larger has none. Then, if the root continues a
-    /// chain (an operand computed by an op of its own kind: `acc + x` where
-    /// `acc` is a sum, an unrolled accumulation), the window with that
-    /// operand read as an input: one step of the chain, whose few inputs an
-    /// instruction can read (a multiply-accumulate), where the whole chain
-    /// reads more. The last window searched (the chain's step only where it
-    /// was found); `None` where no window of two computing ops or more is
-    /// left.
+    /// program where the larger has none. The last window searched; `None`
+    /// where no window of two computing ops or more is left.
     fn windows_at(&self, root: usize, consumed: &BTreeSet<usize>, widest_result: u32) -> Option<Searched> {
         let (flow, grammar, options, deadline) = (self.flow, self.grammar, self.options, self.deadline);
         let ops = flow.ops;
         let mut tried: Vec<Window> = Vec::new();
         let mut result = None;
-        let chain = chain_links(flow, root);
-        let one_step = |o: &BlockOp| accept(o) && !chain.iter().any(|&p| std::ptr::eq(o, &ops[p]));
-        let attempts: [(bool, &dyn Fn(&BlockOp) -> bool); 3] = [(false, &accept), (true, &accept), (false, &one_step)];
-        for (attempt, (join_shared, supported)) in attempts.into_iter().enumerate() {
-            let step_of_chain = attempt == 2;
-            if step_of_chain && chain.is_empty() {
-                break;
-            }
-            let window = flow.window(root, options.max_ops, 8, join_shared, supported);
+        for join_shared in [false, true] {
+            let window = flow.window(root, options.max_ops, 8, join_shared, &accept);
             let window =
                 Window { ops: window.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(), ..window };
             let computing = window.ops.iter().filter(|p| ops[**p].name != "arith.constant").count();
@@ -235,9 +211,7 @@ impl Search<'_> {
                     .ok_or(why),
             };
             let done = found.is_ok();
-            if done || !step_of_chain || result.is_none() {
-                result = Some((window, computing, found));
-            }
+            result = Some((window, computing, found));
             if done {
                 break;
             }
