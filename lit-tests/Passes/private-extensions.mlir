@@ -65,3 +65,17 @@ func.func @hoisted(%x: vector<16xi8>, %y: vector<16xi16>, %n: index) -> vector<1
   }
   return %r : vector<16xi16>
 }
+
+// Products by constants are the sums of products' (a tap weighted in two
+// sums, as in a Sobel operator): the extension stays shared.
+// CHECK-LABEL: func.func @by_constants
+// CHECK-COUNT-1: arith.extui %arg0
+// CHECK-NOT: arith.extui %arg0
+func.func @by_constants(%x: vector<16xi8>) -> (vector<16xi16>, vector<16xi16>) {
+  %two = arith.constant dense<2> : vector<16xi16>
+  %four = arith.constant dense<4> : vector<16xi16>
+  %xe = arith.extui %x : vector<16xi8> to vector<16xi16>
+  %p = arith.muli %xe, %two : vector<16xi16>
+  %q = arith.muli %xe, %four : vector<16xi16>
+  return %p, %q : vector<16xi16>, vector<16xi16>
+}

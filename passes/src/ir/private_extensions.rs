@@ -1,7 +1,7 @@
 //! Private extensions: a vector `arith.extsi` or `arith.extui` that several
-//! multiplications of its block read, and nothing else, is copied once per
-//! multiplication, the copy placed right before it, so every product's
-//! dataflow starts at the narrow value.
+//! multiplications of its block by computed values read, and nothing else,
+//! is copied once per multiplication, the copy placed right before it, so
+//! every product's dataflow starts at the narrow value.
 //!
 //! The idiom it serves is register blocking: a loop that keeps several
 //! accumulators (rows of a batch, filters of a convolution, an unrolled
@@ -14,6 +14,11 @@
 //! synthesis does not consume are the same computation as the original,
 //! which LLVM merges again (common subexpressions of a block).
 //!
+//! Products by constants are left alone: sums of products by constants
+//! (stencils' taps weighted in two sums, as a Sobel operator's) are taken
+//! whole, a shared tap read once (`crate::synth::products`); copies split
+//! them, and on Zen 4 Sobel 5x5 cost more.
+//!
 //! An extension with any other reader in its block is left shared: that
 //! reader keeps it alive, so a window that took a copy would count as saved
 //! an extension that stays (the synthesis joins a value read twice into
@@ -25,7 +30,7 @@
 
 use super::failure::RewriteError;
 use super::raw;
-use melior::ir::operation::OperationLike;
+use melior::ir::operation::{OperationLike, OperationResult};
 use melior::ir::{BlockLike, OperationRef, Value, ValueLike};
 
 const EXTENSIONS: [&str; 2] = ["arith.extsi", "arith.extui"];
@@ -46,6 +51,18 @@ pub fn run(root: OperationRef) -> Result<usize, RewriteError> {
     Ok(copies)
 }
 
+/// Whether `user` is an `arith.muli` whose operand other than `index` is
+/// computed (not an `arith.constant`): a product by a constant belongs to
+/// the sums of products by constants, which read a tap shared by several
+/// of them once (`crate::synth::products`).
+fn by_a_variable(user: OperationRef, index: usize) -> bool {
+    if user.name().as_string_ref().as_str() != Ok("arith.muli") || user.operand_count() != 2 {
+        return false;
+    }
+    let Ok(other) = user.operand(1 - index.min(1)) else { return false };
+    OperationResult::try_from(other).map_or(true, |r| r.owner().name().as_string_ref().as_str() != Ok("arith.constant"))
+}
+
 /// Gives each multiplication reading `ext` in its block but the first its
 /// own copy, if multiplications are all that read it there.
 fn make_private(ext: OperationRef) -> Result<usize, RewriteError> {
@@ -54,7 +71,7 @@ fn make_private(ext: OperationRef) -> Result<usize, RewriteError> {
     let narrow = ext.operand(0)?;
     let same_block: Vec<(OperationRef, usize)> =
         raw::uses(wide).into_iter().filter(|(user, _)| user.block() == Some(block)).collect();
-    let products = same_block.iter().all(|(user, _)| user.name().as_string_ref().as_str() == Ok("arith.muli"));
+    let products = same_block.iter().all(|&(user, index)| by_a_variable(user, index));
     if same_block.len() < 2 || !products {
         return Ok(0);
     }
