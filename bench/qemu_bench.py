@@ -47,7 +47,8 @@ import scheduled  # noqa: E402
 import suite  # noqa: E402
 from asm import McaError, cycles_per_iteration, hot_loop  # noqa: E402
 from qemu_trace import cost_per_call  # noqa: E402
-from run import CLANG_LEVEL, Failure, ROOT, fmt, hydride_lower, run, select, to_llvm_ir, write_table  # noqa: E402
+from run import (CLANG_LEVEL, ROOT, Failure, collect, failed_line, fmt, hydride_lower, run, select,  # noqa: E402
+                 to_llvm_ir, write_table)
 
 FREESTANDING = os.path.join(os.path.dirname(os.path.abspath(__file__)), "freestanding")
 
@@ -199,7 +200,7 @@ def main():
         print("\n".join(TARGETS))
         return
     run_suite(a.target, a.check, a.only, a.out, a.proof_ms, a.jobs or (parallel.default_jobs() if a.check else 1),
-              scheduled.FORMS if a.form == "both" else (a.form,))
+              scheduled.chosen(a.form))
 
 
 def run_suite(target_name, check, only, out, proof_ms=None, jobs=1, forms=("direct",)):
@@ -230,25 +231,19 @@ def run_suite(target_name, check, only, out, proof_ms=None, jobs=1, forms=("dire
 
 def report(form, kernels, measured, target, check, out, proof_ms, halide):
     """Prints and writes one form's results; returns what failed, as lines."""
-    rows, failures = [], []
-    for i, (k, row) in enumerate(measured):
-        print(f"[{i + 1}/{len(kernels)}] {k.name}: {k.what}", file=sys.stderr, flush=True)
-        if isinstance(row, Exception):
-            failures.append(k.name)
-            print(f"  FAILED: {row}", file=sys.stderr)
-            continue
-        rows.append(row)
-        print(f"  correct: {row['correct']}; hot-loop instructions: "
-              + ", ".join(f"{t} {row['insts_' + t]}" for t in PATHS)
-              + ("" if check else f"; cost llvm {fmt(row['cost_llvm'])}, hydride {fmt(row['cost_hydride'])}, "
-                 f"speedup {fmt(row['speedup'])}; per call " + ", ".join(f"{t} {fmt(row['call_' + t])}" for t in PATHS)
-                 + f", over Halide {fmt(row['over_halide'])}"), file=sys.stderr, flush=True)
+    def describe(row):
+        return (f"correct: {row['correct']}; hot-loop instructions: "
+                + ", ".join(f"{t} {row['insts_' + t]}" for t in PATHS)
+                + ("" if check else f"; cost llvm {fmt(row['cost_llvm'])}, hydride {fmt(row['cost_hydride'])}, "
+                   f"speedup {fmt(row['speedup'])}; per call " + ", ".join(f"{t} {fmt(row['call_' + t])}" for t in PATHS)
+                   + f", over Halide {fmt(row['over_halide'])}"))
+
+    rows, failures = collect(kernels, measured, describe)
     # A wrong output of LLVM's path, clang or hydride fails the run; Halide's is reported and left out of its ratio.
     wrong = [r["kernel"] for r in rows if r["correct"] not in ("yes", "NO (halide differs)")]
     halide_wrong = [r["kernel"] for r in rows if r["correct"] == "NO (halide differs)"]
     if not check:
-        stem = os.path.join(out, f"bench-{target.name}" + ("" if form == "direct" else f"-{form}")
-                            + (f"-proof-ms-{proof_ms}" if proof_ms else ""))
+        stem = os.path.join(out, scheduled.stem(target.name, form) + (f"-proof-ms-{proof_ms}" if proof_ms else ""))
         write_table(stem, COLUMNS, COLUMNS, rows)
         speedups = [r["speedup"] for r in rows if r["speedup"] == r["speedup"] and r["speedup"] > 0]
         if speedups:
@@ -268,9 +263,7 @@ def report(form, kernels, measured, target, check, out, proof_ms, halide):
     if halide_wrong:
         print(f"{form} form: Halide's output differs from the reference under {target.runner[0]} (left out of the ratio over Halide): "
               + ", ".join(halide_wrong))
-    if failures or wrong:
-        return [f"{form}: " + (f"failed {', '.join(failures)}; " if failures else "") + (f"wrong outputs {', '.join(wrong)}" if wrong else "")]
-    return []
+    return failed_line(form, failures, wrong)
 
 if __name__ == "__main__":
     main()

@@ -299,7 +299,7 @@ def main():
         sys.exit("--proof-ms applies to the targets run under qemu (aarch64-neon-dotprod-i8mm, hexagon-hvx128)")
     if a.target in qemu_bench.TARGETS:
         jobs = a.jobs or (parallel.default_jobs() if a.check else 1)
-        return qemu_bench.run_suite(a.target, a.check, a.only, a.out, a.proof_ms, jobs, forms(a.form))
+        return qemu_bench.run_suite(a.target, a.check, a.only, a.out, a.proof_ms, jobs, scheduled.chosen(a.form))
     target = Target(a.target)
     print(f"target {target.label} (hydride target={target.pass_target}; clang {' '.join(target.clang)}; "
           f"llc {' '.join(target.llc)}) on {target.host['model']}"
@@ -317,7 +317,7 @@ def main():
         # One Halide build serves both forms: a scheduled kernel keeps its pipeline.
         halide = peers.Halide(a.target, target.host, target.mca_cpu, work, kernels, jobs=jobs)
         print(halide.describe(), file=sys.stderr, flush=True)
-        for form in forms(a.form):
+        for form in scheduled.chosen(a.form):
             print(f"form {form}" + (f" ({target.vector_bits}-bit vectors)" if form == "scheduled" else ""),
                   file=sys.stderr, flush=True)
             in_form = scheduled.in_form(kernels, form, target.vector_bits)
@@ -333,22 +333,19 @@ def main():
 def chart(a, target):
     """One picture of the forms run, a panel each (bench/chart/): results/bench-<target>[-<form>].png
     after the first form run."""
-    stems = [f"bench-{target.label}" + ("" if form == "direct" else f"-{form}") for form in forms(a.form)]
+    stems = [scheduled.stem(target.label, form) for form in scheduled.chosen(a.form)]
     csvs = [os.path.join(a.out, f"{stem}.csv") for stem in stems if os.path.exists(os.path.join(a.out, f"{stem}.csv"))]
     if target.lacking or not csvs:
         print("no chart: nothing ran on this host" if target.lacking else "no chart: no results")
         return
     png = os.path.join(a.out, f"{stems[0]}.png")
     run([os.path.join(ROOT, "target", "release", "bench-chart"), "--csv", *csvs, "--out", png])
-    print(f"wrote {png} ({', '.join(forms(a.form))})")
+    print(f"wrote {png} ({', '.join(scheduled.chosen(a.form))})")
 
 
-def forms(choice):
-    return scheduled.FORMS if choice == "both" else (choice,)
-
-
-def report(form, kernels, measured, a, target, halide, timing, runs):
-    """Prints and writes one form's results; returns what failed, as lines."""
+def collect(kernels, measured, describe):
+    """The rows of the kernels measured and the names of those that failed,
+    each kernel's progress printed: its row described by `describe`."""
     rows, failures = [], []
     for i, (k, row) in enumerate(measured):
         print(f"[{i + 1}/{len(kernels)}] {k.name}: {k.what}", file=sys.stderr, flush=True)
@@ -357,15 +354,31 @@ def report(form, kernels, measured, a, target, halide, timing, runs):
             print(f"  FAILED: {row}", file=sys.stderr)
             continue
         rows.append(row)
+        print(f"  {describe(row)}", file=sys.stderr, flush=True)
+    return rows, failures
+
+
+def failed_line(form, failures, wrong):
+    """What failed in one form's run, as a list of one line (empty if nothing did)."""
+    if not failures and not wrong:
+        return []
+    return [f"{form}: " + (f"failed {', '.join(failures)}; " if failures else "")
+            + (f"wrong outputs {', '.join(wrong)}" if wrong else "")]
+
+
+def report(form, kernels, measured, a, target, halide, timing, runs):
+    """Prints and writes one form's results; returns what failed, as lines."""
+    def describe(row):
         loops = ", ".join(f"{t} {fmt(row['insts_' + t])}" for t in PATHS)
-        print(f"  correct: {row['correct']}; cold {row['compile_cold_s']:.2f} s; hot-loop instructions: {loops}"
-              + (f"; speedup over LLVM {row['speedup']:.2f}, over the best peer ({row['best_peer']}) "
-                 f"{row['speedup_best_peer']:.2f}" if timing else ""), file=sys.stderr, flush=True)
+        return (f"correct: {row['correct']}; cold {row['compile_cold_s']:.2f} s; hot-loop instructions: {loops}"
+                + (f"; speedup over LLVM {row['speedup']:.2f}, over the best peer ({row['best_peer']}) "
+                   f"{row['speedup_best_peer']:.2f}" if timing else ""))
+
+    rows, failures = collect(kernels, measured, describe)
     wrong = [r["kernel"] for r in rows if r["correct"] not in ("yes",) and not r["correct"].startswith("not run")]
-    failed = [f"{form}: " + (f"failed {', '.join(failures)}; " if failures else "")
-              + (f"wrong outputs {', '.join(wrong)}" if wrong else "")] if failures or wrong else []
+    failed = failed_line(form, failures, wrong)
     # Results of different hosts, targets and forms are kept apart.
-    stem = f"bench-{target.label}" + ("" if form == "direct" else f"-{form}")
+    stem = scheduled.stem(target.label, form)
     if not timing:
         for r in rows:
             print(f"{form} {r['kernel']}: {r['correct']}")

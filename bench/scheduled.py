@@ -16,6 +16,17 @@ import scheduled_rows
 
 FORMS = ("direct", "scheduled")
 
+
+def chosen(choice):
+    """The forms a `--form` choice names: one of FORMS, or "both"."""
+    return FORMS if choice == "both" else (choice,)
+
+
+def stem(target, form):
+    """The results' file stem of a target's run in `form`: the direct
+    form's is the target's alone."""
+    return f"bench-{target}" + ("" if form == "direct" else f"-{form}")
+
 BY_NAME = {
     "average_pool": scheduled_rows.pool,
     "max_pool": scheduled_rows.pool,
