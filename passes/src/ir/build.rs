@@ -243,7 +243,8 @@ impl<'c, 'a> Builder<'c, 'a> {
         )
     }
 
-    /// The body of `function` (one block, ending in `llvm.return`) copied
+    /// The body of `function` (one block, ending in `llvm.return` or
+    /// `func.return`) copied
     /// before the anchor with its parameters bound to `args`: the value it
     /// returns.
     pub fn inline(
@@ -272,7 +273,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 .operands()
                 .map(|v| values.get(&v.to_raw().ptr).copied().ok_or(snippet(SnippetFault::OutsideValue)))
                 .collect::<Result<_, _>>()?;
-            if op.name().as_string_ref().as_str() == Ok("llvm.return") {
+            if matches!(op.name().as_string_ref().as_str(), Ok("llvm.return" | "func.return")) {
                 return operands.first().copied().ok_or(snippet(SnippetFault::ReturnsNothing));
             }
             let copy = block

@@ -7,6 +7,7 @@ pub mod build;
 pub mod column_extrema;
 pub mod contract_elementwise;
 pub mod deinterleaved_extrema;
+pub mod divide_by_constant;
 pub mod equal_weights;
 pub mod even_odd;
 pub mod failure;

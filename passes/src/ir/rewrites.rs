@@ -5,8 +5,8 @@
 
 pub use super::failure::Failure;
 use super::{
-    column_extrema, contract_elementwise, deinterleaved_extrema, equal_weights, even_odd, in_place_widening,
-    piece_order, private_extensions, raw, split_contract, sum_as_dot, synthesize,
+    column_extrema, contract_elementwise, deinterleaved_extrema, divide_by_constant, equal_weights, even_odd,
+    in_place_widening, piece_order, private_extensions, raw, split_contract, sum_as_dot, synthesize,
 };
 use crate::synth::grammar::Grammar;
 use crate::synth::lower::Options;
@@ -43,7 +43,7 @@ pub struct Rewrite {
 }
 
 /// Every rewrite, in `lower-to-autollvm`'s order.
-pub const REWRITES: [Rewrite; 11] = [
+pub const REWRITES: [Rewrite; 12] = [
     Rewrite {
         argument: "hydride-contract-elementwise",
         description:
@@ -92,6 +92,14 @@ pub const REWRITES: [Rewrite; 11] = [
         description: "Take extrema over both halves of deinterleaved vectors before the deinterleave (proved equal)",
         options: OptionSet::Proof,
         run: run_deinterleaved_extrema,
+    },
+    Rewrite {
+        argument: "hydride-divide-by-constant",
+        description: "Divide unsigned vector lanes by a constant as a multiply-high, a rounding average and a shift \
+                      where LLVM's lowering needs its fix-up and the target averages in one instruction (proved \
+                      equal)",
+        options: OptionSet::Proof,
+        run: run_divide_by_constant,
     },
     Rewrite {
         argument: "hydride-synthesize",
@@ -212,6 +220,16 @@ fn run_deinterleaved_extrema<'c>(
     remarks: bool,
 ) -> Result<(), Failure> {
     deinterleaved_extrema::run(c, root, o, remarks)?;
+    Ok(())
+}
+
+fn run_divide_by_constant<'c>(
+    c: &'c Context,
+    root: OperationRef<'c, 'c>,
+    o: &Options,
+    remarks: bool,
+) -> Result<(), Failure> {
+    divide_by_constant::run(c, root, o, remarks)?;
     Ok(())
 }
 

@@ -46,7 +46,7 @@ fn saturating(op: &str, signed: bool, e: u32, lanes: u32) -> Idiom {
 }
 
 /// Rounding average of unsigned elements.
-fn average(e: u32, lanes: u32) -> Idiom {
+pub fn average(e: u32, lanes: u32) -> Idiom {
     let (n, w) = (vec(lanes, e), vec(lanes, 2 * e));
     let body = format!(
         "  %one = arith.constant dense<1> : {w}\n  %x = arith.extui %a : {n} to {w}\n  \

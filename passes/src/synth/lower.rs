@@ -18,7 +18,7 @@ use super::types::Ty;
 use std::collections::BTreeSet;
 
 pub use super::apply_rules::usable_rules;
-pub use super::memoized::proved_once;
+pub use super::memoized::{proved_once, proved_once_by_key};
 pub use super::options::Options;
 
 /// Window remarks per block; the rest are counted in its summary.

@@ -21,13 +21,17 @@ pub fn proved_once<E>(
     window: &Window,
     prove: impl FnOnce() -> Result<(), E>,
 ) -> Result<(), E> {
-    let key = format!("{what}\n{}", canonical(flow, window, &options.limits, 0));
-    if proved_here(&key, false) || options.cache.get(&key).as_deref() == Some("proved") {
+    proved_once_by_key(options, &format!("{what}\n{}", canonical(flow, window, &options.limits, 0)), prove)
+}
+
+/// [`proved_once`] for a claim `key` names whole (not a window).
+pub fn proved_once_by_key<E>(options: &Options, key: &str, prove: impl FnOnce() -> Result<(), E>) -> Result<(), E> {
+    if proved_here(key, false) || options.cache.get(key).as_deref() == Some("proved") {
         return Ok(());
     }
     prove()?;
-    options.cache.put(&key, "proved");
-    proved_here(&key, true);
+    options.cache.put(key, "proved");
+    proved_here(key, true);
     Ok(())
 }
 

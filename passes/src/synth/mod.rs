@@ -7,6 +7,7 @@ pub mod block;
 pub mod cache;
 pub mod compose;
 mod cut_points;
+pub mod division_magic;
 pub mod egraph;
 pub mod evaluations;
 pub mod grammar;
