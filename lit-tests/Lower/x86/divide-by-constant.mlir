@@ -2,18 +2,25 @@
 // RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(hydride-divide-by-constant{target=x86-avx2 cache-dir=%t.cache remarks=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(hydride-divide-by-constant{target=x86-avx2 cache-dir=%t.cache}))' %s | FileCheck %s
 // RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(lower-to-autollvm{target=x86-avx2 cache-dir=%t.cache})' %s | FileCheck %s --check-prefix=AVX2
-// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(hydride-divide-by-constant{target=aarch64-neon cache-dir=%t.cache remarks=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=NEON
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(hydride-divide-by-constant{target=aarch64-neon cache-dir=%t.cache}))' %s | FileCheck %s --check-prefix=NEON
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(func.func(hydride-divide-by-constant{target=hexagon-hvx128 cache-dir=%t.cache remarks=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=HVX
 // RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(lower-to-autollvm{target=x86-avx2 cache-dir=%t.cache},convert-autollvm-to-x86,convert-hydride-x86-to-llvm)' %s | %mlir_opt %to_llvm | mlir-translate --mlir-to-llvmir | llc -O3 -mcpu=x86-64-v3 | FileCheck %s --check-prefix=ASM
 // hydride-divide-by-constant: unsigned lanes divided by a constant whose
 // multiply-high magic needs one bit more than the lanes have (LLVM then
 // subtracts, shifts, adds and shifts) become a multiply-high, a rounding
 // average with the dividend and a shift, proved by Z3; the synthesis then
-// gives the average vpavgw by its offline rule. Divisors LLVM divides as
-// briefly are left, and so is every division at a target without that rule
-// (at AArch64 its urhadd is not found inside the form's window, and LLVM's
-// division is shorter than the form without it).
-// NEON-COUNT-3: remark: hydride-divide-by-constant: {{.*}} left to LLVM: aarch64-neon has no offline rule giving a rounding average of u{{8|16}} lanes one instruction
-// Execution: Run/x86/divide-by-constant-avx2.test.
+// gives the average vpavgw (urhadd on NEON) by its offline rule. Divisors
+// LLVM divides as briefly are left, and so is every division at a target
+// without that rule (Hexagon has no offline rules).
+// A dividend wider than the target's registers is divided one register at
+// a time (two pieces of 8 lanes for 16 at NEON).
+// NEON-LABEL: func.func @mean_of_seven
+// NEON-COUNT-2: vector.extract_strided_slice {{.*}} : vector<16xi16> to vector<8xi16>
+// NEON: vector.shuffle {{.*}} : vector<8xi16>, vector<8xi16>
+// NEON-NOT: arith.divui
+// NEON: return
+// HVX-COUNT-3: remark: hydride-divide-by-constant: {{.*}} left to LLVM: hexagon-hvx128 has no offline rule giving a rounding average of u{{8|16}} lanes one instruction
+// Execution: Run/x86/divide-by-constant-avx2.test, Run/arm/divide-by-constant.test.
 
 // A mean of seven 16-bit counts.
 // REMARK: divide-by-constant.mlir:[[@LINE+13]]:8: remark: hydride-divide-by-constant: u16 lanes divided by 7 as a multiply-high by 9362, a rounding average with the dividend and a shift right by 2 (proved equal)

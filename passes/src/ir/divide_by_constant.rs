@@ -7,7 +7,7 @@
 //! an odd divisor whose magic needs a bit more than the lanes have it adds
 //! that bit back in four operations (`crate::synth::division_magic`). On a
 //! target whose offline rules give the `avg_u<e>` idiom one instruction at
-//! the register width (`vpavgw`, `vpavgb`), the quotient is
+//! the register width (`vpavgw`, `vpavgb`, `urhadd`), the quotient is
 //! `avg(mulhi(x, m), x) >> s` for some `m` exact over every `x`, where one
 //! exists: three operations, written as `arith` ops in the idioms' own
 //! spelling so the synthesis finds the instructions by those rules. Where
@@ -75,7 +75,7 @@ pub fn run<'c>(
             remark(format!("{what} left to LLVM: the rounding-average form is not proved: {e}"));
             continue;
         }
-        emit(context, op, &form_function(form, &ty))?;
+        emit(context, op, &form_function(form, &ty, target.register_bits()))?;
         remark(format!(
             "{what} as a multiply-high by {}, a rounding average with the dividend and a shift right by {} (proved \
              equal)",
@@ -126,21 +126,63 @@ fn element(value: u64, bits: u32) -> i64 {
 }
 
 /// The form as a function of the dividend: the multiply-high and the
-/// average spelt as `crate::synth::idioms` spells them.
-fn form_function(form: RoundingAverageForm, ty: &Ty) -> String {
+/// average spelt as `crate::synth::idioms` spells them. A 1-D dividend
+/// wider than the target's registers is divided one register-sized piece
+/// at a time, the quotients concatenated, so each piece's average is the
+/// idiom at the width its offline rule has.
+fn form_function(form: RoundingAverageForm, ty: &Ty, register_bits: u32) -> String {
+    let whole = |bits: u32| bits % register_bits == 0 && (bits / register_bits).is_power_of_two();
+    let pieces =
+        if ty.dims.len() == 1 && ty.bits() > register_bits && whole(ty.bits()) { ty.bits() / register_bits } else { 1 };
+    let piece = Ty { dims: ty.dims.iter().map(|d| d / pieces).collect(), elem_bits: ty.elem_bits };
+    let mut body = String::new();
+    let mut quotients = Vec::new();
+    for k in 0..pieces {
+        let dividend = if pieces == 1 {
+            "%x".to_string()
+        } else {
+            let lanes = piece.lanes();
+            body += &format!(
+                "  %x{k} = vector.extract_strided_slice %x {{offsets = [{}], sizes = [{lanes}], strides = [1]}} : \
+                 {ty} to {piece}\n",
+                k * lanes
+            );
+            format!("%x{k}")
+        };
+        body += &form_body(form, &piece, &dividend, k);
+        quotients.push((format!("%r{k}"), piece.clone()));
+    }
+    // Concatenated pairwise: each shuffle joins two neighbours.
+    while quotients.len() > 1 {
+        let mut joined = Vec::new();
+        for pair in quotients.chunks(2) {
+            let [(a, t), (b, _)] = pair else { unreachable!("the pieces are a power of two") };
+            let both = Ty { dims: vec![2 * t.lanes()], elem_bits: t.elem_bits };
+            let name = format!("{a}_{}", &b[1..]);
+            let mask: Vec<String> = (0..both.lanes()).map(|i| i.to_string()).collect();
+            body += &format!("  {name} = vector.shuffle {a}, {b} [{}] : {t}, {t}\n", mask.join(", "));
+            joined.push((name, both));
+        }
+        quotients = joined;
+    }
+    format!("func.func @division(%x: {ty}) -> {ty} {{\n{body}  return {} : {ty}\n}}\n", quotients[0].0)
+}
+
+/// The form over `dividend` of type `ty`, its values suffixed with `k`,
+/// its quotient `%r<k>`.
+fn form_body(form: RoundingAverageForm, ty: &Ty, dividend: &str, k: u32) -> String {
     let e = ty.elem_bits;
     let wide = Ty { dims: ty.dims.clone(), elem_bits: 2 * e };
-    let (m, s) = (element(form.multiplier, e), form.shift);
+    let (m, s, x) = (element(form.multiplier, e), form.shift, dividend);
     format!(
-        "func.func @division(%x: {ty}) -> {ty} {{\n  \
-         %m = arith.constant dense<{m}> : {ty}\n  %xw = arith.extui %x : {ty} to {wide}\n  \
-         %mw = arith.extui %m : {ty} to {wide}\n  %p = arith.muli %xw, %mw : {wide}\n  \
-         %e = arith.constant dense<{e}> : {wide}\n  %ph = arith.shrui %p, %e : {wide}\n  \
-         %q = arith.trunci %ph : {wide} to {ty}\n  %qw = arith.extui %q : {ty} to {wide}\n  \
-         %xa = arith.extui %x : {ty} to {wide}\n  %sum = arith.addi %qw, %xa : {wide}\n  \
-         %one = arith.constant dense<1> : {wide}\n  %up = arith.addi %sum, %one : {wide}\n  \
-         %half = arith.shrui %up, %one : {wide}\n  %avg = arith.trunci %half : {wide} to {ty}\n  \
-         %s = arith.constant dense<{s}> : {ty}\n  %r = arith.shrui %avg, %s : {ty}\n  return %r : {ty}\n}}\n"
+        "  %m{k} = arith.constant dense<{m}> : {ty}\n  %xw{k} = arith.extui {x} : {ty} to {wide}\n  \
+         %mw{k} = arith.extui %m{k} : {ty} to {wide}\n  %p{k} = arith.muli %xw{k}, %mw{k} : {wide}\n  \
+         %e{k} = arith.constant dense<{e}> : {wide}\n  %ph{k} = arith.shrui %p{k}, %e{k} : {wide}\n  \
+         %q{k} = arith.trunci %ph{k} : {wide} to {ty}\n  %qw{k} = arith.extui %q{k} : {ty} to {wide}\n  \
+         %xa{k} = arith.extui {x} : {ty} to {wide}\n  %sum{k} = arith.addi %qw{k}, %xa{k} : {wide}\n  \
+         %one{k} = arith.constant dense<1> : {wide}\n  %up{k} = arith.addi %sum{k}, %one{k} : {wide}\n  \
+         %half{k} = arith.shrui %up{k}, %one{k} : {wide}\n  %avg{k} = arith.trunci %half{k} : {wide} to {ty}\n  \
+         %s{k} = arith.constant dense<{s}> : {ty}\n  %r{k} = arith.shrui %avg{k}, %s{k} : {ty}\n"
     )
 }
 

@@ -1,6 +1,6 @@
 //! AArch64 Advanced SIMD (NEON): its targets, tuning and lowering.
 
-use super::isa::{IsaTarget, TargetSpec, Tuning};
+use super::isa::{IsaTarget, OfflineRules, TargetSpec, Tuning};
 
 pub struct Arm;
 
@@ -66,6 +66,15 @@ impl IsaTarget for Arm {
 
     fn cpu_costs(&self) -> Option<&'static str> {
         Some(include_str!("../../../../generated/arm/cpu-costs.json"))
+    }
+
+    /// Idioms at NEON's width, searched at both targets.
+    fn offline_rules(&self) -> Option<OfflineRules> {
+        Some(OfflineRules {
+            widths: &[128],
+            targets: &["aarch64-neon", "aarch64-neon-dotprod-i8mm"],
+            generated: include_str!("../../../../generated/arm/rules.json"),
+        })
     }
 
     fn dialect_irdl(&self) -> &'static str {
