@@ -150,6 +150,25 @@ pub fn run<'c>(
     Ok(rewritten)
 }
 
+/// Whether the op at `pos` of `flow` lies in a region this rewrite computes
+/// in place at `options`' target and CPU (found, and cheaper on the CPU's
+/// model, or the ISA's tuning's call without one), so a rewrite that runs
+/// before it can leave that op in the form this one reads.
+pub fn takes(flow: &Dataflow, pos: usize, options: &Options) -> bool {
+    let cpu = options.limits.cpu;
+    if !cpu.is_priced() && !options.limits.target.isa().tuning().widening_crosses_lanes {
+        return false;
+    }
+    (0..flow.ops.len()).any(|root| match Region::find(flow, root, cpu.is_priced()) {
+        Some(Ok(region)) if region.window.ops.contains(&pos) => {
+            let split = region.split(flow);
+            let (new_flow, new_window) = (Dataflow::new(&split.ops), split.window());
+            priced_verdict(cpu, (flow, &region.window), (&new_flow, &new_window)).is_ok()
+        }
+        _ => false,
+    })
+}
+
 /// Whether the form in place (`after`) is cheaper than the region as it is
 /// (`before`) on `cpu`: the text for the remark (empty where the CPU has no
 /// table, and the tuning decided), or why not.
