@@ -23,9 +23,10 @@
 //! `hydride-in-place-widening` computes on the narrow elements (where the
 //! CPU's model prices that cheaper) is left to it: its form has no
 //! extension across lanes, which outweighs the two instructions saved here
-//! (a 5x5 box filter's sum of extended bytes divided by 25 at `x86-avx2`:
-//! llvm-mca on Zen 3 27.4 cycles an iteration in place against 77.8 with
-//! the division rewritten and the bytes extended).
+//! (a 5x5 box filter's sum of extended bytes divided by 25 in 256-bit
+//! registers: 27.4 cycles an iteration in place against 77.8 with the
+//! division rewritten and the bytes extended, on one CPU's model; see
+//! `docs/passes.md`).
 
 use super::build::Builder;
 use super::failure::RewriteError;
