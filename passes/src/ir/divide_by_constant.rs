@@ -54,6 +54,10 @@ pub fn run<'c>(
     remarks: bool,
 ) -> Result<usize, RewriteError> {
     let target = options.limits.target;
+    let is_division = |op: &OperationRef| op.name().as_string_ref().as_str() == Ok("arith.divui");
+    if !raw::nested_ops(root).iter().any(is_division) {
+        return Ok(0);
+    }
     let mut divisions = Vec::new();
     for block in raw::nested_blocks(root) {
         let read = read::block(block);
