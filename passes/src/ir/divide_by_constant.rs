@@ -58,20 +58,24 @@ pub fn run<'c>(
     if !raw::nested_ops(root).iter().any(is_division) {
         return Ok(0);
     }
+    // Each division with the form, and whether in-place widening takes it
+    // (asked only of those: it searches the block's regions).
     let mut divisions = Vec::new();
     for block in raw::nested_blocks(root) {
         let read = read::block(block);
         let flow = Dataflow::new(&read.ops);
         for (pos, op) in read.ops.iter().enumerate() {
-            if op.name == "arith.divui" {
-                divisions.push((read.handles[pos], super::in_place_widening::takes(&flow, pos, options)));
+            if op.name != "arith.divui" {
+                continue;
             }
+            let Some((ty, divisor)) = by_constant(read.handles[pos]) else { continue };
+            let Some(form) = rounding_average_form(divisor, ty.elem_bits) else { continue };
+            let in_place = super::in_place_widening::takes(&flow, pos, options);
+            divisions.push((read.handles[pos], ty, divisor, form, in_place));
         }
     }
     let mut rewritten = 0;
-    for (op, in_place) in divisions {
-        let Some((ty, divisor)) = by_constant(op) else { continue };
-        let Some(form) = rounding_average_form(divisor, ty.elem_bits) else { continue };
+    for (op, ty, divisor, form, in_place) in divisions {
         let remark = |text: String| {
             if remarks {
                 raw::emit(&op, true, &format!("hydride-divide-by-constant: {text}"));
