@@ -1,6 +1,8 @@
 """Every suite kernel lowered by hydride for each bench target, cold memo,
-to LLVM IR: one file per kernel and target under --out, and with --against,
-a byte-for-byte comparison with an earlier run. See scripts/compare-lowerings."""
+to LLVM IR, in its direct form and its scheduled form (the target's vector
+width): one file per kernel, form and target under --out, and with
+--against, a byte-for-byte comparison with an earlier run. See
+scripts/compare-lowerings."""
 
 import argparse
 import concurrent.futures
@@ -11,6 +13,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import scheduled  # noqa: E402
 import suite  # noqa: E402
 from run import Failure, hydride_lower, select, to_llvm_ir  # noqa: E402
 
@@ -22,17 +25,24 @@ TARGETS = {
     "hexagon-hvx128": "hvx",
 }
 
+# The vector width of each target's scheduled forms (as the benchmark's).
+VECTOR_BITS = {"x86-avx512": 512, "x86-avx2": 256, "aarch64-neon-dotprod-i8mm": 128, "hexagon-hvx128": 1024}
 
-def lower_one(kernel, target, out, scratch):
-    """Writes `out/target/kernel.ll`; returns (name, seconds, error or None)."""
-    name = f"{target}/{kernel.name}"
+
+def file_name(kernel, form):
+    return f"{kernel.name}.ll" if form == "direct" else f"{kernel.name}.{form}.ll"
+
+
+def lower_one(kernel, form, target, out, scratch):
+    """Writes `out/target/kernel[.form].ll`; returns (name, seconds, error or None)."""
+    name = f"{target}/{file_name(kernel, form)[:-3]}"
     began = time.perf_counter()
     try:
         cache = tempfile.mkdtemp(dir=scratch, prefix="memo-")
         ll = to_llvm_ir(hydride_lower(kernel.mlir, cache, target, TARGETS[target]))
     except Failure as e:
         return name, time.perf_counter() - began, str(e)
-    with open(os.path.join(out, target, f"{kernel.name}.ll"), "w") as f:
+    with open(os.path.join(out, target, file_name(kernel, form)), "w") as f:
         f.write(ll)
     return name, time.perf_counter() - began, None
 
@@ -54,6 +64,8 @@ def main():
     p.add_argument("--against", help="an earlier --out to compare with, byte for byte")
     p.add_argument("--only", help="comma-separated kernel names")
     p.add_argument("--targets", default=",".join(TARGETS), help="comma-separated targets (default: all four)")
+    p.add_argument("--form", default="both", choices=[*scheduled.FORMS, "both"],
+                   help="the kernels' direct forms, their scheduled forms, or both (default)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="lowerings run at once")
     a = p.parse_args()
     targets = a.targets.split(",")
@@ -63,10 +75,11 @@ def main():
     kernels = select(suite.all_kernels(), a.only)
     for t in targets:
         os.makedirs(os.path.join(a.out, t), exist_ok=True)
-    work = [(k, t) for t in targets for k in kernels]
+    work = [(k, form, t) for t in targets for form in scheduled.chosen(a.form)
+            for k in scheduled.in_form(kernels, form, VECTOR_BITS[t])]
     failed, names = [], []
     with tempfile.TemporaryDirectory() as scratch, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        jobs = [pool.submit(lower_one, k, t, a.out, scratch) for k, t in work]
+        jobs = [pool.submit(lower_one, k, form, t, a.out, scratch) for k, form, t in work]
         for done, job in enumerate(concurrent.futures.as_completed(jobs), 1):
             name, seconds, error = job.result()
             names.append(name)

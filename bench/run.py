@@ -70,9 +70,9 @@ class Target:
             self.label = host["x86_target"]
             self.clang = host["clang_flags"]
             self.llc = host["llc_flags"]
-            version = subprocess.run([f"{LLVM}/llc", "--version"], capture_output=True, text=True).stdout
-            m = re.search(r"Host CPU:\s*(\S+)", version)
-            self.mca_cpu = m.group(1) if m else "native"
+            # The CPU `hydride host` tunes for: LLVM's name, corrected where
+            # the host has extensions that CPU lacks (a VM hiding the model).
+            self.mca_cpu = host.get("cpu") or "native"
             self.lacking = []
         else:
             cpu, needs = NAMED[name]

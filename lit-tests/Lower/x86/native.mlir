@@ -6,6 +6,7 @@
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: env HYDRIDE_WITHHOLD_FEATURES='avx512*,avx_vnni,gfni' %hydride host | FileCheck %s --check-prefix=HOST
 
+// HOST: tuned for: {{[a-z0-9-]+}} (
 // HOST: target: x86-avx2 (what target=native means here)
 // REMARK: native.mlir:[[@LINE+10]]:{{.*}} remark: window of {{[0-9]+}} ops left unchanged (target native=x86-avx2):
 

@@ -47,8 +47,8 @@ fn interned(name: &str) -> &'static str {
 
 impl Cpu {
     /// The CPU `option` names for `target` of `isa` (registry `index`):
-    /// empty is `default` (the target's), `native` this host's CPU as LLVM
-    /// names it. A named CPU must have a table; the default and `native`
+    /// empty is `default` (the target's), `native` this host's CPU as its
+    /// ISA's `native` target names it (LLVM's name, or the ISA's correction). A named CPU must have a table; the default and `native`
     /// may lack one (their code is then priced by the ISA's own rules).
     pub fn resolve(
         isa: &'static dyn IsaTarget,
@@ -60,7 +60,12 @@ impl Cpu {
         let table = costs(isa, index);
         let name = match option {
             "" => default.to_string(),
-            "native" => crate::host_cpu::name(),
+            // The ISA's own `native` target names it (it may correct LLVM's name).
+            "native" => isa
+                .targets()
+                .iter()
+                .find(|t| t.name == "native")
+                .map_or_else(crate::host_cpu::name, |t| (t.default_cpu)()),
             named => named.to_string(),
         };
         let found = table.and_then(|t| t.cpus.get(&name));

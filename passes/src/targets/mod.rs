@@ -45,7 +45,7 @@ pub fn cpu_help() -> &'static str {
             })
             .collect();
         format!(
-            "CPU to price code for, by LLVM's name (as llc -mcpu; 'native': this host's, as llc -mcpu=native resolves it). \
+            "CPU to price code for, by LLVM's name (as llc -mcpu; 'native': this host's, as hydride host names it). \
              Each rewrite that chooses between forms takes the one cheaper on this CPU's scheduling model. Default: the \
              host's for native; {}",
             defaults.join(", ")

@@ -185,12 +185,19 @@ pub(crate) fn host_report() -> Option<HostReport> {
     }
     let host = Host::get();
     let lacks: std::collections::BTreeMap<_, _> = X86_TARGETS.iter().map(|t| (*t, host.lacks_for(t))).collect();
+    let llvm_name = super::host_cpu::llvm_host_name().unwrap_or_default();
+    let identity = super::host_cpu::identify(&llvm_name, host);
+    let corrected = identity.corrected().then_some(identity.cpu.as_str());
     let json = serde_json::json!({
         "model": host.model,
+        "vendor": host.vendor,
+        "cpu": identity.cpu,
+        "llvm_cpu": identity.llvm_names,
+        "beyond_llvm_cpu": identity.beyond_llvm,
         "features": host.features,
         "withheld": host.withheld,
-        "clang_flags": host.clang_flags(),
-        "llc_flags": host.llc_flags(),
+        "clang_flags": host.clang_flags(corrected),
+        "llc_flags": host.llc_flags(corrected),
         "x86_target": host.x86_target(),
         "lacks": lacks,
     });
@@ -199,12 +206,22 @@ pub(crate) fn host_report() -> Option<HostReport> {
     } else {
         host.withheld.iter().map(String::as_str).collect::<Vec<_>>().join(" ")
     };
+    let tuned = if identity.corrected() {
+        format!(
+            "{} (LLVM's host detection names it {}, which lacks {} this host has)",
+            identity.cpu,
+            identity.llvm_names,
+            identity.beyond_llvm.join(" ")
+        )
+    } else {
+        format!("{} (as LLVM names it)", identity.cpu)
+    };
     let text = format!(
-        "cpu:        {}\ntarget:     {} (what target=native means here)\nclang:      {}\nllc:        {}\nwithheld:   {withheld}\n",
+        "cpu:        {}\ntuned for:  {tuned}\ntarget:     {} (what target=native means here)\nclang:      {}\nllc:        {}\nwithheld:   {withheld}\n",
         host.model,
         host.x86_target(),
-        host.clang_flags().join(" "),
-        host.llc_flags().join(" "),
+        host.clang_flags(corrected).join(" "),
+        host.llc_flags(corrected).join(" "),
     );
     Some(HostReport { json, text })
 }

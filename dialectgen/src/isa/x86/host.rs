@@ -129,6 +129,8 @@ fn x86_target_cpuids(target: &str) -> Vec<&'static str> {
 pub struct Host {
     /// `model name` from `/proc/cpuinfo`.
     pub model: String,
+    /// `vendor_id` from `/proc/cpuinfo` (`GenuineIntel`, `AuthenticAMD`).
+    pub vendor: String,
     /// The flags in use: what the CPU reports, less the withheld ones.
     pub features: BTreeSet<String>,
     /// Flags the CPU has that `HYDRIDE_WITHHOLD_FEATURES` takes away.
@@ -180,7 +182,8 @@ impl Host {
         }
         let features = all.into_iter().filter(|f| !withheld.contains(f)).collect();
         let model = field("model name");
-        Host { model: if model.is_empty() { "unknown".into() } else { model }, features, withheld }
+        let vendor = field("vendor_id");
+        Host { model: if model.is_empty() { "unknown".into() } else { model }, vendor, features, withheld }
     }
 
     pub fn has(&self, flag: &str) -> bool {
@@ -211,17 +214,22 @@ impl Host {
         v
     }
 
-    /// clang flags for code that runs here: `-march=native`, less withheld features.
-    pub fn clang_flags(&self) -> Vec<String> {
-        std::iter::once("-march=native".to_string())
+    /// clang flags for code that runs here: `-march=native`, or `-march=cpu`
+    /// where LLVM's name of the host is corrected to `cpu`
+    /// (`super::host_cpu`), less withheld features.
+    pub fn clang_flags(&self, cpu: Option<&str>) -> Vec<String> {
+        let cpu = cpu.unwrap_or("native");
+        std::iter::once(format!("-march={cpu}"))
             .chain(self.disabled_codegen_features().into_iter().map(|f| format!("-mno-{f}")))
             .collect()
     }
 
-    /// llc flags for code that runs here: `-mcpu=native`, less withheld features.
-    pub fn llc_flags(&self) -> Vec<String> {
+    /// llc flags for code that runs here: `-mcpu=native`, or `-mcpu=cpu`
+    /// where LLVM's name is corrected to `cpu`, less withheld features.
+    pub fn llc_flags(&self, cpu: Option<&str>) -> Vec<String> {
         let off = self.disabled_codegen_features();
-        let mut v = vec!["-mcpu=native".to_string()];
+        let cpu = cpu.unwrap_or("native");
+        let mut v = vec![format!("-mcpu={cpu}")];
         if !off.is_empty() {
             v.push(format!("-mattr={}", off.iter().map(|f| format!("-{f}")).collect::<Vec<_>>().join(",")));
         }
@@ -290,8 +298,10 @@ mod tests {
         assert_eq!(h.model, "AMD EPYC 9B14");
         assert!(h.has("avx512_vnni") && h.withheld.is_empty());
         assert!(h.executes(&["AVX512F", "AVX512BW"]));
-        assert_eq!(h.clang_flags(), vec!["-march=native"]);
-        assert_eq!(h.llc_flags(), vec!["-mcpu=native"]);
+        assert_eq!(h.clang_flags(None), vec!["-march=native"]);
+        assert_eq!(h.llc_flags(None), vec!["-mcpu=native"]);
+        assert_eq!(h.clang_flags(Some("emeraldrapids")), vec!["-march=emeraldrapids"]);
+        assert_eq!(h.llc_flags(Some("emeraldrapids")), vec!["-mcpu=emeraldrapids"]);
     }
 
     #[test]
@@ -302,9 +312,9 @@ mod tests {
         assert_eq!(h.missing(&["AVX512F", "AVX512VL"]), Some("AVX512F"));
         assert!(h.executes(&["AVX2"]));
         assert_eq!(h.withheld.len(), 5);
-        let flags = h.clang_flags();
+        let flags = h.clang_flags(None);
         assert!(flags.contains(&"-mno-avx512f".to_string()) && flags.contains(&"-mno-avxvnni".to_string()));
-        assert!(h.llc_flags()[1].starts_with("-mattr=-avx512bw,-avx512f"));
+        assert!(h.llc_flags(None)[1].starts_with("-mattr=-avx512bw,-avx512f"));
         assert_eq!(h.lacking(["AVX2", "AVX512_VNNI"]), vec!["avx512_vnni"]);
         assert!(h.lacks_for("x86-avx2").is_empty());
         assert!(h.lacks_for("x86-avx512").contains(&"avx512f".to_string()));

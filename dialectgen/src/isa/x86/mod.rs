@@ -6,6 +6,7 @@ pub mod cpus;
 pub mod generate;
 pub mod guide;
 pub mod host;
+pub mod host_cpu;
 pub mod lexer;
 pub mod llvm_call;
 pub mod op_lowering;

@@ -5,6 +5,13 @@ use dialectgen::isa::x86::host::{x86_target_allows, Host};
 
 pub struct X86;
 
+/// The CPU `native` is priced on: LLVM's name of the host, corrected where
+/// the host has vector extensions that CPU lacks
+/// (`dialectgen::isa::x86::host_cpu`).
+fn tuned_native_cpu() -> String {
+    dialectgen::isa::x86::host_cpu::identify(&crate::host_cpu::name(), Host::get()).cpu
+}
+
 fn native_is_avx512() -> bool {
     Host::get().x86_target().starts_with("x86-avx512")
 }
@@ -17,8 +24,9 @@ static TARGETS: [TargetSpec; 3] = [
         register_bits: || if native_is_avx512() { 512 } else { 256 },
         vector_registers: || if native_is_avx512() { 32 } else { 16 },
         allows: |features| !features.is_empty() && Host::get().executes(features),
-        // As `llc -mcpu=native` resolves it.
-        default_cpu: crate::host_cpu::name,
+        // As `llc -mcpu=native` resolves it, corrected where the host has
+        // vector extensions LLVM's CPU lacks (as `hydride host` reports).
+        default_cpu: tuned_native_cpu,
     },
     TargetSpec {
         // Zen 4's extensions (see `x86_target_allows`), priced on Zen 4 unless told.

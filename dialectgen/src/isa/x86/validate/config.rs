@@ -39,9 +39,10 @@ impl Default for ValidationConfig {
 impl ValidationConfig {
     /// The defaults for `host`: compiled for what it executes.
     pub fn for_host(host: Host) -> ValidationConfig {
+        // Validation runs code, whatever it is tuned for: `-march=native`.
         ValidationConfig {
             compiler: PathBuf::from("clang-22"),
-            compiler_flags: ["-O1".to_string(), "-w".to_string()].into_iter().chain(host.clang_flags()).collect(),
+            compiler_flags: ["-O1".to_string(), "-w".to_string()].into_iter().chain(host.clang_flags(None)).collect(),
             jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
             random_cases: 48,
             cases_per_immediate: 4,
