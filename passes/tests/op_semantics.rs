@@ -316,7 +316,7 @@ fn op_semantics_agree_with_mlirs_lowering_on_this_cpu() {
     let mlir_path = dir.path().join("ops.mlir");
     std::fs::write(&mlir_path, &mlir).unwrap();
     std::fs::write(dir.path().join("harness.c"), &c_src).unwrap();
-    let march = dialectgen::isa::x86::host::Host::get().clang_flags().join(" ");
+    let march = dialectgen::isa::x86::host::Host::get().clang_flags(None).join(" ");
     let sh = format!(
         "set -e; {BIN}/mlir-opt --lower-vector-multi-reduction --convert-vector-to-llvm --convert-arith-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts ops.mlir | {BIN}/mlir-translate --mlir-to-llvmir > ops.ll && clang-22 -O1 {march} -Wno-override-module harness.c ops.ll -o ops"
     );
