@@ -20,13 +20,24 @@ use super::host::Host;
 use serde::Serialize;
 
 /// A CPU hydride prices: LLVM's name, the `/proc/cpuinfo` vendor, and its
-/// vector extensions as `/proc/cpuinfo` flags (clang's `-march=<name>`
-/// enables exactly these among [`TRACKED`]; a test checks it).
+/// vector extensions as `/proc/cpuinfo` flags, in groups (clang's
+/// `-march=<name>` enables exactly these among [`TRACKED`]; a test checks it).
 #[derive(Clone, Copy, Debug)]
 pub struct KnownCpu {
     pub name: &'static str,
     pub vendor: &'static str,
-    pub flags: &'static [&'static str],
+    groups: &'static [&'static [&'static str]],
+}
+
+impl KnownCpu {
+    /// Its vector extensions.
+    pub fn flags(&self) -> impl Iterator<Item = &'static str> {
+        self.groups.iter().flat_map(|g| g.iter().copied())
+    }
+
+    fn has(&self, flag: &str) -> bool {
+        self.flags().any(|f| f == flag)
+    }
 }
 
 /// The vector extensions compared, as `/proc/cpuinfo` flags.
@@ -58,149 +69,42 @@ pub const TRACKED: &[&str] = &[
     "amx_bf16",
 ];
 
-const fn cpu(name: &'static str, vendor: &'static str, flags: &'static [&'static str]) -> KnownCpu {
-    KnownCpu { name, vendor, flags }
+// Extension groups the CPUs below share.
+const AVX2: &[&str] = &["avx2", "fma", "f16c"];
+const CRYPTO: &[&str] = &["sha_ni", "vaes", "vpclmulqdq"];
+const AVX512: &[&str] = &["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"];
+/// What Ice Lake added to AVX-512 (Zen 4 has it too).
+const ICELAKE_AVX512: &[&str] =
+    &["gfni", "avx512_vnni", "avx512vbmi", "avx512_vbmi2", "avx512_bitalg", "avx512_vpopcntdq", "avx512ifma"];
+const ICELAKE: &[&[&str]] = &[AVX2, CRYPTO, AVX512, ICELAKE_AVX512];
+const SAPPHIRE_RAPIDS: &[&[&str]] = &[
+    AVX2,
+    CRYPTO,
+    AVX512,
+    ICELAKE_AVX512,
+    &["avx_vnni", "avx512_bf16", "avx512_fp16", "amx_tile", "amx_int8", "amx_bf16"],
+];
+
+const fn cpu(name: &'static str, vendor: &'static str, groups: &'static [&'static [&'static str]]) -> KnownCpu {
+    KnownCpu { name, vendor, groups }
 }
 
 /// The CPUs with cost tables ([`super::cpus::CPUS`] less the generic
 /// levels), oldest first within each vendor.
 pub const KNOWN: &[KnownCpu] = &[
-    cpu("znver3", "AuthenticAMD", &["avx2", "fma", "f16c", "sha_ni", "vaes", "vpclmulqdq"]),
-    cpu(
-        "znver4",
-        "AuthenticAMD",
-        &[
-            "avx2",
-            "fma",
-            "f16c",
-            "sha_ni",
-            "vaes",
-            "vpclmulqdq",
-            "gfni",
-            "avx512f",
-            "avx512bw",
-            "avx512cd",
-            "avx512dq",
-            "avx512vl",
-            "avx512_vnni",
-            "avx512vbmi",
-            "avx512_vbmi2",
-            "avx512_bitalg",
-            "avx512_vpopcntdq",
-            "avx512ifma",
-            "avx512_bf16",
-        ],
-    ),
+    cpu("znver3", "AuthenticAMD", &[AVX2, CRYPTO]),
+    cpu("znver4", "AuthenticAMD", &[AVX2, CRYPTO, AVX512, ICELAKE_AVX512, &["avx512_bf16"]]),
     cpu(
         "znver5",
         "AuthenticAMD",
-        &[
-            "avx2",
-            "fma",
-            "f16c",
-            "sha_ni",
-            "vaes",
-            "vpclmulqdq",
-            "gfni",
-            "avx_vnni",
-            "avx512f",
-            "avx512bw",
-            "avx512cd",
-            "avx512dq",
-            "avx512vl",
-            "avx512_vnni",
-            "avx512vbmi",
-            "avx512_vbmi2",
-            "avx512_bitalg",
-            "avx512_vpopcntdq",
-            "avx512ifma",
-            "avx512_bf16",
-            "avx512_vp2intersect",
-        ],
+        &[AVX2, CRYPTO, AVX512, ICELAKE_AVX512, &["avx512_bf16", "avx_vnni", "avx512_vp2intersect"]],
     ),
-    cpu(
-        "skylake-avx512",
-        "GenuineIntel",
-        &["avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"],
-    ),
-    cpu(
-        "icelake-server",
-        "GenuineIntel",
-        &[
-            "avx2",
-            "fma",
-            "f16c",
-            "avx512f",
-            "avx512bw",
-            "avx512cd",
-            "avx512dq",
-            "avx512vl",
-            "sha_ni",
-            "vaes",
-            "vpclmulqdq",
-            "gfni",
-            "avx512_vnni",
-            "avx512vbmi",
-            "avx512_vbmi2",
-            "avx512_bitalg",
-            "avx512_vpopcntdq",
-            "avx512ifma",
-        ],
-    ),
-    cpu(
-        "rocketlake",
-        "GenuineIntel",
-        &[
-            "avx2",
-            "fma",
-            "f16c",
-            "avx512f",
-            "avx512bw",
-            "avx512cd",
-            "avx512dq",
-            "avx512vl",
-            "sha_ni",
-            "vaes",
-            "vpclmulqdq",
-            "gfni",
-            "avx512_vnni",
-            "avx512vbmi",
-            "avx512_vbmi2",
-            "avx512_bitalg",
-            "avx512_vpopcntdq",
-            "avx512ifma",
-        ],
-    ),
-    cpu("alderlake", "GenuineIntel", &["avx2", "fma", "f16c", "sha_ni", "vaes", "vpclmulqdq", "gfni", "avx_vnni"]),
+    cpu("skylake-avx512", "GenuineIntel", &[AVX2, AVX512]),
+    cpu("icelake-server", "GenuineIntel", ICELAKE),
+    cpu("rocketlake", "GenuineIntel", ICELAKE),
+    cpu("alderlake", "GenuineIntel", &[AVX2, CRYPTO, &["gfni", "avx_vnni"]]),
     cpu("sapphirerapids", "GenuineIntel", SAPPHIRE_RAPIDS),
     cpu("emeraldrapids", "GenuineIntel", SAPPHIRE_RAPIDS),
-];
-
-const SAPPHIRE_RAPIDS: &[&str] = &[
-    "avx2",
-    "fma",
-    "f16c",
-    "avx512f",
-    "avx512bw",
-    "avx512cd",
-    "avx512dq",
-    "avx512vl",
-    "sha_ni",
-    "vaes",
-    "vpclmulqdq",
-    "gfni",
-    "avx512_vnni",
-    "avx512vbmi",
-    "avx512_vbmi2",
-    "avx512_bitalg",
-    "avx512_vpopcntdq",
-    "avx512ifma",
-    "avx_vnni",
-    "avx512_bf16",
-    "avx512_fp16",
-    "amx_tile",
-    "amx_int8",
-    "amx_bf16",
 ];
 
 /// The CPU the host is taken to be, and why.
@@ -215,12 +119,6 @@ pub struct Identity {
 }
 
 impl Identity {
-    /// LLVM's name, taken as it is (where tuning does not matter:
-    /// validation only runs code).
-    pub fn as_llvm_names(llvm_name: &str) -> Identity {
-        Identity { cpu: llvm_name.to_string(), llvm_names: llvm_name.to_string(), beyond_llvm: Vec::new() }
-    }
-
     /// Whether the CPU differs from LLVM's name.
     pub fn corrected(&self) -> bool {
         self.cpu != self.llvm_names
@@ -230,23 +128,26 @@ impl Identity {
 /// The CPU `host` is taken to be where LLVM's host detection names it
 /// `llvm_name` (module doc).
 pub fn identify(llvm_name: &str, host: &Host) -> Identity {
-    let has = |f: &&str| host.has(f);
-    let host_flags: Vec<&str> = TRACKED.iter().copied().filter(has).collect();
-    let keep = |beyond: Vec<String>| Identity { beyond_llvm: beyond, ..Identity::as_llvm_names(llvm_name) };
-    let Some(named) = KNOWN.iter().find(|c| c.name == llvm_name) else { return keep(Vec::new()) };
-    let beyond: Vec<String> = host_flags.iter().filter(|f| !named.flags.contains(f)).map(|f| f.to_string()).collect();
-    if beyond.is_empty() {
-        return keep(beyond);
+    let named = KNOWN.iter().find(|c| c.name == llvm_name);
+    let beyond_llvm: Vec<String> = match named {
+        Some(named) => TRACKED.iter().filter(|f| host.has(f) && !named.has(f)).map(|f| f.to_string()).collect(),
+        None => Vec::new(),
+    };
+    let as_named = Identity { cpu: llvm_name.to_string(), llvm_names: llvm_name.to_string(), beyond_llvm };
+    if as_named.beyond_llvm.is_empty() {
+        return as_named;
     }
-    let fits = KNOWN.iter().filter(|c| c.vendor == host.vendor && c.flags.iter().all(|f| host.has(f)));
     // The most extensions; on a tie the later (newer) entry.
-    let best = fits.fold(None::<&KnownCpu>, |best, c| match best {
-        Some(b) if b.flags.len() > c.flags.len() => Some(b),
-        _ => Some(c),
-    });
+    let best = KNOWN.iter().filter(|c| c.vendor == host.vendor && c.flags().all(|f| host.has(f))).fold(
+        None::<&KnownCpu>,
+        |best, c| match best {
+            Some(b) if b.flags().count() > c.flags().count() => Some(b),
+            _ => Some(c),
+        },
+    );
     match best {
-        Some(c) => Identity { cpu: c.name.to_string(), llvm_names: llvm_name.to_string(), beyond_llvm: beyond },
-        None => keep(beyond),
+        Some(c) => Identity { cpu: c.name.to_string(), ..as_named },
+        None => as_named,
     }
 }
 
@@ -267,7 +168,8 @@ pub fn llvm_host_name() -> Option<String> {
 mod tests {
     use super::*;
 
-    fn host(vendor: &str, flags: &[&str], withhold: &str) -> Host {
+    fn host(vendor: &str, cpu: &str, withhold: &str) -> Host {
+        let flags: Vec<&str> = KNOWN.iter().find(|c| c.name == cpu).unwrap().flags().collect();
         let text = format!(
             "vendor_id\t: {vendor}\nmodel name\t: test\nflags\t\t: sse2 pni ssse3 sse4_1 sse4_2 avx {}\n",
             flags.join(" ")
@@ -277,7 +179,7 @@ mod tests {
 
     #[test]
     fn a_virtualized_emerald_rapids_named_rocket_lake_is_emerald_rapids() {
-        let h = host("GenuineIntel", SAPPHIRE_RAPIDS, "");
+        let h = host("GenuineIntel", "emeraldrapids", "");
         let id = identify("rocketlake", &h);
         assert_eq!(id.cpu, "emeraldrapids");
         assert!(id.corrected());
@@ -288,19 +190,17 @@ mod tests {
 
     #[test]
     fn a_host_with_no_more_than_its_name_keeps_it() {
-        let zen4 = KNOWN.iter().find(|c| c.name == "znver4").unwrap();
-        assert_eq!(identify("znver4", &host("AuthenticAMD", zen4.flags, "")).cpu, "znver4");
-        let rkl = KNOWN.iter().find(|c| c.name == "rocketlake").unwrap();
-        assert!(!identify("rocketlake", &host("GenuineIntel", rkl.flags, "")).corrected());
+        assert_eq!(identify("znver4", &host("AuthenticAMD", "znver4", "")).cpu, "znver4");
+        assert!(!identify("rocketlake", &host("GenuineIntel", "rocketlake", "")).corrected());
         // An unknown name stands whatever the host has.
-        assert_eq!(identify("graniterapids", &host("GenuineIntel", SAPPHIRE_RAPIDS, "")).cpu, "graniterapids");
+        assert_eq!(identify("graniterapids", &host("GenuineIntel", "emeraldrapids", "")).cpu, "graniterapids");
     }
 
     #[test]
     fn withheld_extensions_never_move_the_host_to_a_richer_cpu() {
         // AVX-512, AVX-VNNI and GFNI withheld: AMX is still there, but no
         // Intel CPU priced has AMX without AVX-512, so LLVM's name stands.
-        let h = host("GenuineIntel", SAPPHIRE_RAPIDS, "avx512*,avx_vnni,gfni");
+        let h = host("GenuineIntel", "emeraldrapids", "avx512*,avx_vnni,gfni");
         let id = identify("rocketlake", &h);
         assert_eq!(id.cpu, "rocketlake");
         assert!(!id.beyond_llvm.is_empty());
@@ -308,9 +208,8 @@ mod tests {
 
     #[test]
     fn the_vendor_decides_between_equal_extension_sets() {
-        let zen4 = KNOWN.iter().find(|c| c.name == "znver4").unwrap();
         // A Zen 4 named as a Zen 3 (an older hypervisor) is a Zen 4, never an Intel CPU.
-        assert_eq!(identify("znver3", &host("AuthenticAMD", zen4.flags, "")).cpu, "znver4");
+        assert_eq!(identify("znver3", &host("AuthenticAMD", "znver4", "")).cpu, "znver4");
     }
 
     /// Each known CPU's flags are what clang-22's `-march=<cpu>` enables
@@ -330,7 +229,7 @@ mod tests {
             let defined = String::from_utf8_lossy(&out.stdout).to_string();
             for f in TRACKED {
                 let on = defined.lines().any(|l| l.starts_with(&format!("#define {} ", macro_of(f))));
-                assert_eq!(on, c.flags.contains(f), "{}: {f} ({}) enabled by clang: {on}", c.name, macro_of(f));
+                assert_eq!(on, c.has(f), "{}: {f} ({}) enabled by clang: {on}", c.name, macro_of(f));
             }
         }
     }
