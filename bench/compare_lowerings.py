@@ -15,7 +15,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scheduled  # noqa: E402
 import suite  # noqa: E402
-from run import Failure, hydride_lower, select, to_llvm_ir  # noqa: E402
+import qemu_bench  # noqa: E402
+from run import Failure, hydride_lower, select, to_llvm_ir, x86_vector_bits  # noqa: E402
 
 # lower-to-autollvm's target and the ISA whose dialect it lowers through.
 TARGETS = {
@@ -25,8 +26,11 @@ TARGETS = {
     "hexagon-hvx128": "hvx",
 }
 
-# The vector width of each target's scheduled forms (as the benchmark's).
-VECTOR_BITS = {"x86-avx512": 512, "x86-avx2": 256, "aarch64-neon-dotprod-i8mm": 128, "hexagon-hvx128": 1024}
+
+def vector_bits(target):
+    """The vector width of `target`'s scheduled forms, as the benchmark's."""
+    cross = qemu_bench.TARGETS.get(target)
+    return cross.vector_bits if cross else x86_vector_bits(target)
 
 
 def file_name(kernel, form):
@@ -76,7 +80,7 @@ def main():
     for t in targets:
         os.makedirs(os.path.join(a.out, t), exist_ok=True)
     work = [(k, form, t) for t in targets for form in scheduled.chosen(a.form)
-            for k in scheduled.in_form(kernels, form, VECTOR_BITS[t])]
+            for k in scheduled.in_form(kernels, form, vector_bits(t))]
     failed, names = [], []
     with tempfile.TemporaryDirectory() as scratch, concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         jobs = [pool.submit(lower_one, k, form, t, a.out, scratch) for k, form, t in work]

@@ -58,6 +58,12 @@ NAMED = {
 RECORDED = re.compile(r"^(sse.*|ssse3|pni|avx.*|fma|f16c|bmi.*|gfni|vaes|vpclmulqdq|sha_ni)$")
 
 
+def x86_vector_bits(label):
+    """The natural vector width of an x86 target (`x86-avx512…`, `x86-avx2…`),
+    which its scheduled forms use (bench/schedule.py)."""
+    return 512 if "avx512" in label else 256
+
+
 class Target:
     """What both paths are compiled for, and whether this host runs it."""
 
@@ -84,7 +90,7 @@ class Target:
             self.lacking = [f for f in needs if f not in features]
         self.features = " ".join(sorted(f for f in features if RECORDED.match(f)))
         # The natural vector width of the target, which the scheduled forms use (bench/schedule.py).
-        self.vector_bits = 512 if "avx512" in self.label else 256
+        self.vector_bits = x86_vector_bits(self.label)
 
 
 class Failure(Exception):
