@@ -96,12 +96,10 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             Ok((new, replaced)) => {
                 tally.rewritten += 1;
                 // Ops read outside the window (constants, an extension a
-                // chain of products shares) stay for other windows; they go
-                // once nothing reads them.
-                let read_outside = |p: usize| {
-                    p != root && ops[p].results.iter().any(|r| flow.readers(*r).iter().any(|q| !replaced.contains(q)))
-                };
-                consumed.extend(replaced.iter().filter(|p| ops[**p].name != "arith.constant" && !read_outside(**p)));
+                // chain of products shares, and what such an op reads)
+                // stay for other windows; they go once nothing reads them.
+                let stays = staying(&flow, root, &replaced);
+                consumed.extend(replaced.iter().filter(|p| ops[**p].name != "arith.constant" && !stays.contains(p)));
                 plan.rewrites.push(Rewrite { root, ops: new, window: replaced });
             }
             Err(why) => {
@@ -122,6 +120,22 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
     summarize(&mut plan, ops.len(), &tally, grammar, options);
     plan.remarks.sort_by_key(|(pos, _)| std::cmp::Reverse(*pos));
     plan
+}
+
+/// The ops of `replaced` (a rewrite's window, its root `root`) that stay:
+/// read by an op outside it, or by one that stays.
+fn staying(flow: &Dataflow, root: usize, replaced: &[usize]) -> BTreeSet<usize> {
+    let mut stays = BTreeSet::new();
+    let mut inner: Vec<usize> = replaced.iter().copied().filter(|p| *p != root).collect();
+    // Readers come after what they read: from the last op back.
+    inner.sort_unstable_by(|a, b| b.cmp(a));
+    for p in inner {
+        let read = |q: &usize| !replaced.contains(q) || stays.contains(q);
+        if flow.ops[p].results.iter().any(|r| flow.readers(*r).iter().any(read)) {
+            stays.insert(p);
+        }
+    }
+    stays
 }
 
 /// For each op, whether it computes from constants alone. Such ops are

@@ -1,10 +1,13 @@
 //! `lower-to-autollvm`: replacing `arith`/`vector` dataflow by autollvm class
 //! ops, each replacement proved equal by Z3.
 
+pub mod accumulate;
+mod accumulate_lowering;
 mod apply_rules;
 pub mod attr;
 pub mod block;
 pub mod cache;
+mod chain_rewrite;
 pub mod compose;
 mod cut_points;
 pub mod division_magic;

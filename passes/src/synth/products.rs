@@ -68,6 +68,22 @@ fn splat(flow: &Dataflow, value: usize) -> Option<BigInt> {
     }
 }
 
+/// Whether op `pos` may be read outside a chain as well as in it: an
+/// extension of an input, or its product (or left shift) by a splat
+/// constant.
+fn shareable(flow: &Dataflow, pos: usize) -> bool {
+    let op = &flow.ops[pos];
+    let extension = |v: usize| flow.defining_op(v).is_some_and(|d| flow.ops[d].name == "arith.extui");
+    match (op.name.as_str(), op.operands.as_slice()) {
+        ("arith.extui", _) => true,
+        ("arith.muli", [a, b]) => {
+            (extension(*a) && splat(flow, *b).is_some()) || (extension(*b) && splat(flow, *a).is_some())
+        }
+        ("arith.shli", [a, b]) => extension(*a) && splat(flow, *b).is_some(),
+        _ => false,
+    }
+}
+
 /// Reads the single-use tree of adds, subtractions, and products and left
 /// shifts by splat constants ending at op `root` (its inputs' extensions may have other
 /// readers) as a sum of products of
@@ -93,10 +109,11 @@ pub fn linear_form(flow: &Dataflow, root: usize) -> Option<LinearForm> {
         }
         let pos = flow.defining_op(value)?;
         let op = &flow.ops[pos];
-        // Inner values read here alone; an input's extension may be read
-        // elsewhere too (a Sobel filter's two gradients share taps): it
-        // stays for its other readers.
-        if !is_root && flow.readers(value).len() != 1 && op.name != "arith.extui" {
+        // Inner values read here alone; an input's extension, or its
+        // product by a constant, may be read elsewhere too (a Sobel
+        // filter's two gradients share taps, and the products of the taps
+        // they weigh alike): it stays for its other readers.
+        if !is_root && flow.readers(value).len() != 1 && !shareable(flow, pos) {
             return None;
         }
         if op.results.len() != 1 || op.result_types[0].as_ref() != Some(&ty) && op.name != "arith.extui" {
@@ -166,16 +183,16 @@ fn signed_weights(weights: BTreeMap<usize, BigInt>, modulus: &BigInt) -> Vec<(us
         .collect()
 }
 
-/// The chains that read an extension this chain reads (a Sobel filter's
-/// two gradients share their taps), each as its root and linear form.
-/// `None` if such an extension has a reader in no chain: it stays whatever
-/// the chains become.
+/// The chains that read an extension this chain reads, or a product of
+/// one (a Sobel filter's two gradients share their taps), each as its root
+/// and linear form. `None` if such a value has a reader in no chain: it
+/// stays whatever the chains become.
 pub fn sibling_chains(flow: &Dataflow, form: &LinearForm, root: usize) -> Option<Vec<(usize, LinearForm)>> {
     let chain_op =
         |p: usize| matches!(flow.ops[p].name.as_str(), "arith.addi" | "arith.subi" | "arith.muli" | "arith.shli");
     let mut out: Vec<(usize, LinearForm)> = Vec::new();
     for &p in &form.ops {
-        if flow.ops[p].name != "arith.extui" {
+        if !shareable(flow, p) {
             continue;
         }
         for &v in &flow.ops[p].results {
@@ -681,6 +698,30 @@ mod tests {
         push(&mut ops, "arith.maxui", vec![(x0, words.clone()), (x1, words.clone())], (902, words.clone()), vec![]);
         let flow = Dataflow::new(&ops);
         assert_eq!(sibling_chains(&flow, &form, root), None);
+    }
+
+    #[test]
+    fn a_product_shared_by_two_chains_joins_them() {
+        // Chain one: 1·x0 + 6·x1 - 4·x2 + 2·x3; chain two reads its 6·x1 (value
+        // of the product) and adds x0 and x3.
+        let (mut ops, root) = chain(&[1, 6, -4, 2]);
+        let words = vector(32, 16);
+        let product = ops.iter().find(|o| o.name == "arith.muli").unwrap().results[0];
+        let ext = |k: usize| ops.iter().find(|o| o.name == "arith.extui" && o.operands[0] == k).unwrap().results[0];
+        let (x0, x3) = (ext(0), ext(3));
+        push(&mut ops, "arith.addi", vec![(product, words.clone()), (x0, words.clone())], (900, words.clone()), vec![]);
+        push(&mut ops, "arith.addi", vec![(900, words.clone()), (x3, words.clone())], (901, words.clone()), vec![]);
+        let other = ops.len() - 1;
+        let flow = Dataflow::new(&ops);
+        let form = linear_form(&flow, root).unwrap();
+        assert_eq!(form.terms, vec![(0, 1), (1, 6), (2, -4), (3, 2)]);
+        let siblings = sibling_chains(&flow, &form, root).unwrap();
+        assert_eq!(siblings.len(), 1);
+        assert_eq!((siblings[0].0, siblings[0].1.terms.clone()), (other, vec![(0, 1), (1, 6), (3, 1)]));
+        // A partial sum read elsewhere is not shared: no chain.
+        let partial = ops[root].operands[0];
+        push(&mut ops, "arith.addi", vec![(partial, words.clone()); 2], (902, words.clone()), vec![]);
+        assert_eq!(linear_form(&Dataflow::new(&ops), root), None);
     }
 
     /// Where LLVM factors, it multiplies once per weight: a chain of three

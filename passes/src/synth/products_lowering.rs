@@ -3,16 +3,17 @@
 //! representative weights, the chain's program strung from them, proved
 //! in two parts and kept where it costs less than LLVM's chain.
 
-use super::block::{Dataflow, Window};
+use super::accumulate_lowering::accumulates_program;
+use super::block::Dataflow;
+use super::chain_rewrite::{chain_new_ops, chain_pays, chain_pays_on_cpu, prove_chain_is_block};
 use super::grammar::{Grammar, Target};
 use super::memoized::{program_of_block, proved_once};
 use super::options::Options;
 use super::pair_windows::{add_window, pair_window, paired_block};
-use super::plan::{new_ops_reading, NewOp, Ref};
+use super::plan::NewOp;
 use super::products::{chain_program, pairs};
 use super::products::{weight_constants, Arrangement, Layout, LinearForm, PairProgram};
 use super::program::{Program, Source, Step, StepOp};
-use super::proof::{sums_equal_reading, LeafElements};
 use super::types::Ty;
 use super::unpaired::{ChainUnpaired, NotPaired};
 use std::collections::BTreeSet;
@@ -65,7 +66,20 @@ pub(super) fn by_products(
         return None;
     }
     let terms = form.terms.len();
-    Some(products_program(flow, root, form, grammar, options, deadline).map_err(|why| ChainUnpaired { terms, why }))
+    if options.limits.target.isa().tuning().lanewise_widening_macs {
+        let how = "one at a time";
+        return Some(
+            worth_pairing(flow, &form)
+                .and_then(|()| accumulates_program(flow, root, &form, grammar, options, deadline))
+                .map_err(|why| ChainUnpaired { terms, how, why }),
+        );
+    }
+    let how = "two at a time";
+    Some(products_program(flow, root, form, grammar, options, deadline).map_err(|why| ChainUnpaired {
+        terms,
+        how,
+        why,
+    }))
 }
 
 /// [`by_products`] for the chain `form` ending at `root`: the new ops and
@@ -135,20 +149,9 @@ fn products_program(
     // chain equals the pairs' windows strung together as the program
     // strings their programs.
     prove_pairs(&pairs, &layout, (&first, &next), grammar, options)?;
-    prove_chain_is_pairs(flow, &window, &form, (&pairs, &layout), &program, grammar, options)?;
-    let mut new: Vec<NewOp> = weights
-        .into_iter()
-        .map(|(ty, _, value)| NewOp {
-            op: "arith.constant".into(),
-            attributes: vec![("value".into(), value)],
-            operands: vec![],
-            result: ty,
-        })
-        .collect();
-    let count = lifted.leaves.len();
-    let leaf = |l: usize| if l < count { Ref::Value(lifted.leaves[l]) } else { Ref::Step(l - count) };
-    new.extend(new_ops_reading(grammar, &program, &leaf, new.len()));
-    Ok((new, window.ops))
+    let what = format!("sum of products {:016x}: {}", grammar.version, program.describe(grammar));
+    prove_chain_is_block((flow, &window, &form), |inputs| paired_block(&pairs, &layout, inputs), &what, options)?;
+    Ok((chain_new_ops(weights, &lifted.leaves, &program, grammar), window.ops))
 }
 
 /// Why the chain `form` is not worth pairing, if it is not.
@@ -208,116 +211,6 @@ fn pair_programs(
         })
         .ok_or(NotPaired::NoChainAdd)?;
     Ok((first, next))
-}
-
-/// Proves the chain `form` (its window `window`) equal to its pairs'
-/// windows strung together as `program` strings their programs.
-fn prove_chain_is_pairs(
-    flow: &Dataflow,
-    window: &Window,
-    form: &LinearForm,
-    (pairs, layout): (&[[(usize, i64); 2]], &Layout),
-    program: &Program,
-    grammar: &Grammar,
-    options: &Options,
-) -> Result<(), NotPaired> {
-    let inputs = flow.type_of(form.terms[0].0).ok_or(NotPaired::UntypedInput)?;
-    let (paired_ops, paired_root) = paired_block(pairs, layout, &inputs);
-    let paired_flow = Dataflow::new(&paired_ops);
-    let paired = paired_flow.close((0..paired_ops.len()).collect(), paired_root);
-    let sources = |w: &Window| -> Option<Vec<LeafElements>> {
-        w.leaves
-            .iter()
-            .map(|v| window.leaves.iter().position(|l| l == v).map(|source| LeafElements { source, first: 0 }))
-            .collect()
-    };
-    let (own, theirs) = sources(window).zip(sources(&paired)).ok_or(NotPaired::ReadsOtherInputs)?;
-    let what = format!("sum of products {:016x}: {}", grammar.version, program.describe(grammar));
-    proved_once(options, &what, flow, window, || {
-        sums_equal_reading((flow, window, &own), (&paired_flow, &paired, &theirs), options.limits.proof_ms)
-    })
-    .map_err(NotPaired::ChainUnproved)
-}
-
-/// Whether a chain's program (`program` instructions, and the loads it
-/// needs that LLVM's chain does not) costs less than the chain's ops in
-/// registers of the target as LLVM computes them (`llvm`), less the
-/// extensions that stay for readers outside it; the reason not,
-/// otherwise. Where those readers are chains too (a Sobel filter's other
-/// gradient), the chains are weighed together, each sibling at
-/// `sibling_cost`: each is rewritten where all of them cost less as
-/// programs.
-fn chain_pays(
-    flow: &Dataflow,
-    root: usize,
-    form: &LinearForm,
-    program: usize,
-    (register, llvm): (u32, super::products::LlvmChain),
-    sibling_cost: impl Fn(&LinearForm) -> Option<usize>,
-) -> Result<(), NotPaired> {
-    use super::products::{chains_cost, sibling_chains};
-    let cost = program + llvm.program_loads(flow, &[(root, form)], register);
-    let computing = chains_cost(flow, &[(root, form)], register, llvm);
-    if cost < computing {
-        return Ok(());
-    }
-    let alone = NotPaired::Dearer { cost, chain: computing };
-    let Some(siblings) = sibling_chains(flow, form, root).filter(|s| !s.is_empty()) else {
-        return Err(alone);
-    };
-    let Some(costs) = siblings.iter().map(|(_, f)| sibling_cost(f)).collect::<Option<Vec<usize>>>() else {
-        return Err(alone);
-    };
-    let mut chains = vec![(root, form)];
-    chains.extend(siblings.iter().map(|(r, f)| (*r, f)));
-    let together = program + llvm.program_loads(flow, &chains, register) + costs.iter().sum::<usize>();
-    let theirs = chains_cost(flow, &chains, register, llvm);
-    if together < theirs {
-        return Ok(());
-    }
-    Err(NotPaired::DearerWithSiblings { cost, chain: computing, siblings: siblings.len(), together, theirs })
-}
-
-/// Whether a chain's program takes fewer cycles on `cpu` than LLVM's
-/// chain ([`super::products::chain_ops`], priced as `op_price` has LLVM's
-/// ops), alone or weighed with the chains sharing its inputs as
-/// [`chain_pays`] weighs them; `None` where the model does not price both
-/// (then the count decides). Memory is left out on both sides: LLVM folds
-/// its loads into its extensions, the program loads each input register
-/// once, and the CPU's tables price neither.
-fn chain_pays_on_cpu(
-    flow: &Dataflow,
-    root: usize,
-    form: &LinearForm,
-    (program, grammar): (&Program, &Grammar),
-    (cpu, llvm): (super::target::Cpu, super::products::LlvmChain),
-    sibling_program: &dyn Fn(&LinearForm) -> Option<Program>,
-) -> Option<Result<(), NotPaired>> {
-    use super::op_price;
-    use super::products::{chain_ops, sibling_chains};
-    let llvm_cycles = |chains: &[(usize, &LinearForm)]| {
-        op_price::cycles(cpu, flow, chain_ops(flow, chains, llvm).into_iter().map(|p| &flow.ops[p]))
-    };
-    let alone = op_price::verdict(cpu, llvm_cycles(&[(root, form)]), program.cycles(grammar, cpu), "paired")?;
-    let Err(why) = alone else { return Some(Ok(())) };
-    let siblings = sibling_chains(flow, form, root).filter(|s| !s.is_empty());
-    let Some(siblings) = siblings else { return Some(Err(NotPaired::DearerOnCpu(why))) };
-    let mut steps = program.steps.clone();
-    for (_, f) in &siblings {
-        match sibling_program(f) {
-            Some(p) => steps.extend(p.steps),
-            None => return Some(Err(NotPaired::DearerOnCpu(why))),
-        }
-    }
-    let mut chains = vec![(root, form)];
-    chains.extend(siblings.iter().map(|(r, f)| (*r, f)));
-    let together = Program { steps }.cycles(grammar, cpu);
-    let tail = format!("with the {} chains sharing its inputs", siblings.len());
-    Some(match op_price::verdict(cpu, llvm_cycles(&chains), together, &format!("paired {tail}")) {
-        Some(Ok(_)) => Ok(()),
-        Some(Err(with)) => Err(NotPaired::DearerOnCpu(format!("{why}; {with}"))),
-        None => Err(NotPaired::DearerOnCpu(why)),
-    })
 }
 
 /// Proves each pair's program (`first` for the first pair, `next` for the

@@ -5,9 +5,11 @@ use super::proof_failure::ProofFailure;
 
 /// A chain of `terms` products by constants that was not paired, and why.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("as a sum of {terms} products by constants, two at a time: {why}")]
+#[error("as a sum of {terms} products by constants, {how}: {why}")]
 pub struct ChainUnpaired {
     pub terms: usize,
+    /// How the chain was taken: two products at a time, or one.
+    pub how: &'static str,
     pub why: NotPaired,
 }
 
@@ -23,6 +25,9 @@ pub enum NotPaired {
     NoLayout(&'static str),
     #[error("a weight or a pair's sum does not fit a pairwise multiply-add")]
     WeightsDoNotFit,
+    /// Taken one input at a time, the chain starts with a widening product.
+    #[error("no weight past 1 is positive to start the chain with a product, or a weight is past a byte")]
+    NoStartingProduct,
     /// The target has no instruction of a pair's width (bits).
     #[error("the target has no instruction of a pair's {0} bits")]
     NoInstructionOfWidth(u32),

@@ -99,4 +99,9 @@ pub struct Tuning {
     /// Whether the widening multiply-adds take pairs in the halves of a
     /// register pair (else in unpacked lanes).
     pub pairs_in_halves: bool,
+    /// Whether the widening multiply-accumulates of bytes keep each lane in
+    /// place and read either half of a register in place: chains of
+    /// products by constants are then taken one input at a time
+    /// (`synth::accumulate`), not in pairs.
+    pub lanewise_widening_macs: bool,
 }

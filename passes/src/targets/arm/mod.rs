@@ -61,6 +61,7 @@ impl IsaTarget for Arm {
             even_odd_identities: false,
             llvm_extends_and_factors: false,
             pairs_in_halves: false,
+            lanewise_widening_macs: true,
         }
     }
 

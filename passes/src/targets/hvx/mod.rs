@@ -48,6 +48,7 @@ impl IsaTarget for Hvx {
             even_odd_identities: false,
             llvm_extends_and_factors: false,
             pairs_in_halves: true,
+            lanewise_widening_macs: false,
         }
     }
 

@@ -82,6 +82,7 @@ impl IsaTarget for X86 {
             even_odd_identities: true,
             llvm_extends_and_factors: true,
             pairs_in_halves: false,
+            lanewise_widening_macs: false,
         }
     }
 

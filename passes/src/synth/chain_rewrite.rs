@@ -1,0 +1,150 @@
+//! What rewriting a chain of products by constants takes, whichever way
+//! it is taken ([`super::products_lowering`], two products at a time;
+//! [`super::accumulate_lowering`], one): whether its program pays against
+//! LLVM's own chain, alone or weighed with the chains that share its
+//! inputs, on the CPU's model or by instruction count; and the proof that
+//! the chain equals the block of `arith` ops its program was strung from.
+
+use super::attr::NewAttr;
+use super::block::{BlockOp, Dataflow, Window};
+use super::grammar::Grammar;
+use super::memoized::proved_once;
+use super::options::Options;
+use super::plan::{new_ops_reading, NewOp, Ref};
+use super::products::LinearForm;
+use super::program::Program;
+use super::proof::{sums_equal_reading, LeafElements};
+use super::types::Ty;
+use super::unpaired::NotPaired;
+use num_bigint::BigUint;
+
+/// The new ops of a chain's program: its constants (`constants`, each a
+/// type, its bits and its attribute), then its steps, reading the window's
+/// leaves (`leaves`, value numbers) and the constants after them.
+pub(super) fn chain_new_ops(
+    constants: Vec<(Ty, BigUint, NewAttr)>,
+    leaves: &[usize],
+    program: &Program,
+    grammar: &Grammar,
+) -> Vec<NewOp> {
+    let mut new: Vec<NewOp> = constants
+        .into_iter()
+        .map(|(ty, _, value)| NewOp {
+            op: "arith.constant".into(),
+            attributes: vec![("value".into(), value)],
+            operands: vec![],
+            result: ty,
+        })
+        .collect();
+    let count = leaves.len();
+    let leaf = |l: usize| if l < count { Ref::Value(leaves[l]) } else { Ref::Step(l - count) };
+    new.extend(new_ops_reading(grammar, program, &leaf, new.len()));
+    new
+}
+
+/// Proves the chain `form` (its window `window`) equal to `block` (ops and
+/// root), the chain as its program's parts compute it; `what` names the
+/// claim in the memo.
+pub(super) fn prove_chain_is_block(
+    (flow, window, form): (&Dataflow, &Window, &LinearForm),
+    block: impl FnOnce(&super::types::Ty) -> (Vec<BlockOp>, usize),
+    what: &str,
+    options: &Options,
+) -> Result<(), NotPaired> {
+    let inputs = flow.type_of(form.terms[0].0).ok_or(NotPaired::UntypedInput)?;
+    let (block_ops, block_root) = block(&inputs);
+    let block_flow = Dataflow::new(&block_ops);
+    let whole = block_flow.close((0..block_ops.len()).collect(), block_root);
+    let sources = |w: &Window| -> Option<Vec<LeafElements>> {
+        w.leaves
+            .iter()
+            .map(|v| window.leaves.iter().position(|l| l == v).map(|source| LeafElements { source, first: 0 }))
+            .collect()
+    };
+    let (own, theirs) = sources(window).zip(sources(&whole)).ok_or(NotPaired::ReadsOtherInputs)?;
+    proved_once(options, what, flow, window, || {
+        sums_equal_reading((flow, window, &own), (&block_flow, &whole, &theirs), options.limits.proof_ms)
+    })
+    .map_err(NotPaired::ChainUnproved)
+}
+
+/// Whether a chain's program (`program` instructions, and the loads it
+/// needs that LLVM's chain does not) costs less than the chain's ops in
+/// registers of the target as LLVM computes them (`llvm`), less the
+/// extensions that stay for readers outside it; the reason not,
+/// otherwise. Where those readers are chains too (a Sobel filter's other
+/// gradient), the chains are weighed together, each sibling at
+/// `sibling_cost`: each is rewritten where all of them cost less as
+/// programs.
+pub(super) fn chain_pays(
+    flow: &Dataflow,
+    root: usize,
+    form: &LinearForm,
+    program: usize,
+    (register, llvm): (u32, super::products::LlvmChain),
+    sibling_cost: impl Fn(&LinearForm) -> Option<usize>,
+) -> Result<(), NotPaired> {
+    use super::products::{chains_cost, sibling_chains};
+    let cost = program + llvm.program_loads(flow, &[(root, form)], register);
+    let computing = chains_cost(flow, &[(root, form)], register, llvm);
+    if cost < computing {
+        return Ok(());
+    }
+    let alone = NotPaired::Dearer { cost, chain: computing };
+    let Some(siblings) = sibling_chains(flow, form, root).filter(|s| !s.is_empty()) else {
+        return Err(alone);
+    };
+    let Some(costs) = siblings.iter().map(|(_, f)| sibling_cost(f)).collect::<Option<Vec<usize>>>() else {
+        return Err(alone);
+    };
+    let mut chains = vec![(root, form)];
+    chains.extend(siblings.iter().map(|(r, f)| (*r, f)));
+    let together = program + llvm.program_loads(flow, &chains, register) + costs.iter().sum::<usize>();
+    let theirs = chains_cost(flow, &chains, register, llvm);
+    if together < theirs {
+        return Ok(());
+    }
+    Err(NotPaired::DearerWithSiblings { cost, chain: computing, siblings: siblings.len(), together, theirs })
+}
+
+/// Whether a chain's program takes fewer cycles on `cpu` than LLVM's
+/// chain ([`super::products::chain_ops`], priced as `op_price` has LLVM's
+/// ops), alone or weighed with the chains sharing its inputs as
+/// [`chain_pays`] weighs them; `None` where the model does not price both
+/// (then the count decides). Memory is left out on both sides: LLVM folds
+/// its loads into its extensions, the program loads each input register
+/// once, and the CPU's tables price neither.
+pub(super) fn chain_pays_on_cpu(
+    flow: &Dataflow,
+    root: usize,
+    form: &LinearForm,
+    (program, grammar): (&Program, &Grammar),
+    (cpu, llvm): (super::target::Cpu, super::products::LlvmChain),
+    sibling_program: &dyn Fn(&LinearForm) -> Option<Program>,
+) -> Option<Result<(), NotPaired>> {
+    use super::op_price;
+    use super::products::{chain_ops, sibling_chains};
+    let llvm_cycles = |chains: &[(usize, &LinearForm)]| {
+        op_price::cycles(cpu, flow, chain_ops(flow, chains, llvm).into_iter().map(|p| &flow.ops[p]))
+    };
+    let alone = op_price::verdict(cpu, llvm_cycles(&[(root, form)]), program.cycles(grammar, cpu), "paired")?;
+    let Err(why) = alone else { return Some(Ok(())) };
+    let siblings = sibling_chains(flow, form, root).filter(|s| !s.is_empty());
+    let Some(siblings) = siblings else { return Some(Err(NotPaired::DearerOnCpu(why))) };
+    let mut steps = program.steps.clone();
+    for (_, f) in &siblings {
+        match sibling_program(f) {
+            Some(p) => steps.extend(p.steps),
+            None => return Some(Err(NotPaired::DearerOnCpu(why))),
+        }
+    }
+    let mut chains = vec![(root, form)];
+    chains.extend(siblings.iter().map(|(r, f)| (*r, f)));
+    let together = Program { steps }.cycles(grammar, cpu);
+    let tail = format!("with the {} chains sharing its inputs", siblings.len());
+    Some(match op_price::verdict(cpu, llvm_cycles(&chains), together, &format!("paired {tail}")) {
+        Some(Ok(_)) => Ok(()),
+        Some(Err(with)) => Err(NotPaired::DearerOnCpu(format!("{why}; {with}"))),
+        None => Err(NotPaired::DearerOnCpu(why)),
+    })
+}
