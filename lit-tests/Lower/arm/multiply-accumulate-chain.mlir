@@ -83,6 +83,43 @@ func.func @eights(%a: vector<16xi8>, %b: vector<16xi8>, %c: vector<16xi8>, %d: v
   return %s4 : vector<16xi16>
 }
 
+// Eight terms in one register: a chain of eight multiply-accumulates
+// would wait on each one's latency, so two accumulators (each started by
+// a product), added at the end.
+// CHECK-LABEL: func.func @long
+// CHECK-COUNT-2: "hydride_arm.vmull_u8"
+// CHECK-NOT: arith.muli
+// CHECK: "hydride_arm.vaddq_s16"
+// CHECK-NEXT: return
+func.func @long(%x0: vector<8xi8>, %x1: vector<8xi8>, %x2: vector<8xi8>, %x3: vector<8xi8>, %x4: vector<8xi8>, %x5: vector<8xi8>, %x6: vector<8xi8>, %x7: vector<8xi8>) -> vector<8xi16> {
+  %w2 = arith.constant dense<2> : vector<8xi16>
+  %w3 = arith.constant dense<3> : vector<8xi16>
+  %w5 = arith.constant dense<5> : vector<8xi16>
+  %w6 = arith.constant dense<6> : vector<8xi16>
+  %w7 = arith.constant dense<7> : vector<8xi16>
+  %e0 = arith.extui %x0 : vector<8xi8> to vector<8xi16>
+  %e1 = arith.extui %x1 : vector<8xi8> to vector<8xi16>
+  %e2 = arith.extui %x2 : vector<8xi8> to vector<8xi16>
+  %e3 = arith.extui %x3 : vector<8xi8> to vector<8xi16>
+  %e4 = arith.extui %x4 : vector<8xi8> to vector<8xi16>
+  %e5 = arith.extui %x5 : vector<8xi8> to vector<8xi16>
+  %e6 = arith.extui %x6 : vector<8xi8> to vector<8xi16>
+  %e7 = arith.extui %x7 : vector<8xi8> to vector<8xi16>
+  %p0 = arith.muli %e0, %w3 : vector<8xi16>
+  %p1 = arith.muli %e1, %w5 : vector<8xi16>
+  %p2 = arith.muli %e2, %w2 : vector<8xi16>
+  %p3 = arith.muli %e3, %w7 : vector<8xi16>
+  %p6 = arith.muli %e6, %w6 : vector<8xi16>
+  %s1 = arith.addi %p0, %p1 : vector<8xi16>
+  %s2 = arith.subi %s1, %p2 : vector<8xi16>
+  %s3 = arith.addi %s2, %p3 : vector<8xi16>
+  %s4 = arith.addi %s3, %e4 : vector<8xi16>
+  %s5 = arith.subi %s4, %e5 : vector<8xi16>
+  %s6 = arith.addi %s5, %p6 : vector<8xi16>
+  %s7 = arith.addi %s6, %e7 : vector<8xi16>
+  return %s7 : vector<8xi16>
+}
+
 // Two sums of six inputs share a product of an input (the same input at
 // the same weight): each reads it, and the chains are weighed together.
 // CHECK-LABEL: func.func @shared_product

@@ -4,11 +4,13 @@
 //! than LLVM's chain (weighed with the chains sharing its inputs, as
 //! [`super::products_lowering`] weighs pairs).
 
-use super::accumulate::{accumulated_block, chain_program, instructions_only, ordered, term_window, weight_constants};
+use super::accumulate::{
+    accumulated_block, accumulations, chain_program, instructions_only, term_window, weight_constants,
+};
 use super::accumulate::{Factor, LaneLayout, TermProgram, TermShape};
 use super::attr::Attr;
 use super::block::{BlockOp, Dataflow};
-use super::chain_rewrite::{chain_new_ops, chain_pays, chain_pays_on_cpu, prove_chain_is_block};
+use super::chain_rewrite::{adder, chain_new_ops, chain_pays, chain_pays_on_cpu, prove_chain_is_block};
 use super::grammar::Grammar;
 use super::memoized::{program_of_block, proved_once};
 use super::options::Options;
@@ -35,7 +37,9 @@ pub(super) fn accumulates_program(
     let register = options.limits.target.register_bits();
     let layout = LaneLayout::of(form, register)
         .ok_or(NotPaired::NoLayout("inputs of bytes and sums of 16 bits in one or two registers"))?;
-    let terms = ordered(&form.terms).ok_or(NotPaired::NoStartingProduct)?;
+    let terms = accumulations(&form.terms, layout.pieces).ok_or(NotPaired::NoStartingProduct)?;
+    let piece = super::types::Ty { dims: vec![layout.piece_lanes()], elem_bits: layout.elem_bits };
+    let add = adder(grammar, options.limits.target, &piece);
     let programs = TermPrograms { n: layout.piece_lanes(), grammar, options, deadline, found: Default::default() };
     let lookup = |shape: TermShape| programs.get(shape);
     let window = flow.close(form.ops.clone(), root);
@@ -44,16 +48,16 @@ pub(super) fn accumulates_program(
     // terms' programs would compute it.
     let sibling_program = |f: &LinearForm, shifts: Option<u32>| -> Option<Program> {
         (LaneLayout::of(f, register)? == layout).then_some(())?;
-        let terms = ordered(&f.terms)?;
-        let inputs: Vec<usize> = terms.iter().map(|(v, _)| *v).collect();
-        chain_program(&inputs, &terms, (&layout, shifts), &lookup).map(|p| instructions_only(&p))
+        let terms = accumulations(&f.terms, layout.pieces)?;
+        let inputs: Vec<usize> = terms.concat().iter().map(|(v, _)| *v).collect();
+        chain_program(&inputs, &terms, (&layout, shifts, add), &lookup).map(|p| instructions_only(&p))
     };
     let (program, shifts) = cheapest_policy(
         flow,
         root,
         form,
         &terms,
-        (&lifted.leaves, &layout),
+        (&lifted.leaves, &layout, add),
         grammar,
         options,
         &|f, shifts| sibling_program(f, shifts),
@@ -69,7 +73,7 @@ pub(super) fn accumulates_program(
             chain_pays(flow, root, form, priced.cost(grammar), (register, llvm), sibling_cost)?
         }
     }
-    let weights = weight_constants(&terms, &layout, shifts);
+    let weights = weight_constants(&terms.concat(), &layout, shifts);
     let extra: Vec<_> = weights.iter().map(|(_, v, _)| v.clone()).collect();
     if !super::screen::agrees_on_fresh_samples_reading(flow, &lifted, grammar, &program, &extra) {
         return Err(NotPaired::DiffersOnSamples);
@@ -93,8 +97,8 @@ fn cheapest_policy(
     flow: &Dataflow,
     root: usize,
     form: &LinearForm,
-    terms: &[(usize, i64)],
-    (leaves, layout): (&[usize], &LaneLayout),
+    terms: &[Vec<(usize, i64)>],
+    (leaves, layout, add): (&[usize], &LaneLayout, Option<usize>),
     grammar: &Grammar,
     options: &Options,
     sibling_program: &dyn Fn(&LinearForm, Option<u32>) -> Option<Program>,
@@ -102,6 +106,7 @@ fn cheapest_policy(
 ) -> Result<(Program, Option<u32>), NotPaired> {
     // Each exponent of a power of two, largest first: shifting from it.
     let mut exponents: Vec<u32> = terms
+        .concat()
         .iter()
         .map(|(_, w)| w.unsigned_abs())
         .filter(|m| *m > 1 && m.is_power_of_two())
@@ -112,7 +117,7 @@ fn cheapest_policy(
     let siblings = super::products::sibling_chains(flow, form, root).unwrap_or_default();
     let mut best: Option<((bool, f64), Program, Option<u32>)> = None;
     for shifts in std::iter::once(None).chain(exponents.into_iter().map(Some)) {
-        let Some(program) = chain_program(leaves, terms, (layout, shifts), lookup) else { continue };
+        let Some(program) = chain_program(leaves, terms, (layout, shifts, add), lookup) else { continue };
         let mut all = instructions_only(&program);
         for (_, f) in &siblings {
             all.steps.extend(sibling_program(f, shifts).map(|p| p.steps).unwrap_or_default());

@@ -7,9 +7,10 @@
 
 use super::attr::NewAttr;
 use super::block::{BlockOp, Dataflow, Window};
-use super::grammar::Grammar;
+use super::grammar::{Grammar, Target};
 use super::memoized::proved_once;
 use super::options::Options;
+use super::pair_windows::add_window;
 use super::plan::{new_ops_reading, NewOp, Ref};
 use super::products::LinearForm;
 use super::program::Program;
@@ -147,4 +148,31 @@ pub(super) fn chain_pays_on_cpu(
         Some(Err(with)) => Err(NotPaired::DearerOnCpu(format!("{why}; {with}"))),
         None => Err(NotPaired::DearerOnCpu(why)),
     })
+}
+
+/// The target's cheapest instruction adding two vectors of type `ty` lane
+/// by lane, as its candidate index: the grammar's two-operand
+/// instructions of that type checked against `a + b` on samples (the
+/// search gives a lone add, which LLVM makes of `arith.addi` as well, no
+/// program of its own). Whatever program reads it is proved before use.
+pub(super) fn adder(grammar: &Grammar, target: Target, ty: &Ty) -> Option<usize> {
+    let (ops, root) = add_window(ty);
+    let flow = Dataflow::new(&ops);
+    let window = flow.close((0..ops.len()).collect(), root);
+    grammar
+        .candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            c.result == *ty
+                && c.immediates.is_empty()
+                && c.operands.len() == 2
+                && c.operands.iter().all(|(_, t)| t == ty)
+        })
+        .filter(|(_, c)| c.allowed_on(target))
+        .filter(|(i, _)| {
+            super::screen::agrees_on_fresh_samples(&flow, &window, grammar, &Program::single(*i, &[0, 1], vec![]))
+        })
+        .min_by_key(|(_, c)| c.cost)
+        .map(|(i, _)| i)
 }

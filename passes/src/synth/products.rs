@@ -237,8 +237,9 @@ impl LlvmChain {
     /// else the plain count (which measured pairs at 1024 bits bear out:
     /// gaussian3x3, 31 → 28 packets).
     pub fn of_isa(isa: super::target::Isa) -> LlvmChain {
-        let both = isa.tuning().llvm_extends_and_factors;
-        LlvmChain { extends_from_memory: both, factors_weights: both }
+        let tuning = isa.tuning();
+        let both = tuning.llvm_extends_and_factors;
+        LlvmChain { extends_from_memory: both, factors_weights: both || tuning.llvm_factors_weights }
     }
 
     /// The loads a program over `chains` pays that LLVM's chain does not:

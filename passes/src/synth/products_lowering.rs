@@ -5,11 +5,11 @@
 
 use super::accumulate_lowering::accumulates_program;
 use super::block::Dataflow;
-use super::chain_rewrite::{chain_new_ops, chain_pays, chain_pays_on_cpu, prove_chain_is_block};
-use super::grammar::{Grammar, Target};
+use super::chain_rewrite::{adder, chain_new_ops, chain_pays, chain_pays_on_cpu, prove_chain_is_block};
+use super::grammar::Grammar;
 use super::memoized::{program_of_block, proved_once};
 use super::options::Options;
-use super::pair_windows::{add_window, pair_window, paired_block};
+use super::pair_windows::{pair_window, paired_block};
 use super::plan::NewOp;
 use super::products::{chain_program, pairs};
 use super::products::{weight_constants, Arrangement, Layout, LinearForm, PairProgram};
@@ -17,33 +17,6 @@ use super::program::{Program, Source, Step, StepOp};
 use super::types::Ty;
 use super::unpaired::{ChainUnpaired, NotPaired};
 use std::collections::BTreeSet;
-
-/// The target's cheapest instruction adding two vectors of type `ty` lane
-/// by lane, as its candidate index: the grammar's two-operand
-/// instructions of that type checked against `a + b` on samples (the
-/// search gives a lone add, which LLVM makes of `arith.addi` as well, no
-/// program of its own). Whatever program reads it is proved before use.
-fn adder(grammar: &Grammar, target: Target, ty: &Ty) -> Option<usize> {
-    let (ops, root) = add_window(ty);
-    let flow = Dataflow::new(&ops);
-    let window = flow.close((0..ops.len()).collect(), root);
-    grammar
-        .candidates
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| {
-            c.result == *ty
-                && c.immediates.is_empty()
-                && c.operands.len() == 2
-                && c.operands.iter().all(|(_, t)| t == ty)
-        })
-        .filter(|(_, c)| c.allowed_on(target))
-        .filter(|(i, _)| {
-            super::screen::agrees_on_fresh_samples(&flow, &window, grammar, &Program::single(*i, &[0, 1], vec![]))
-        })
-        .min_by_key(|(_, c)| c.cost)
-        .map(|(i, _)| i)
-}
 
 /// The weights a pair's program is searched at (see [`by_products`]).
 const REPRESENTATIVE_PAIR: [(usize, i64); 2] = [(0, 3), (0, -5)];

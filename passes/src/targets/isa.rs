@@ -96,6 +96,10 @@ pub struct Tuning {
     /// the synthesis is compared with; the factoring also where the CPU's
     /// model prices both).
     pub llvm_extends_and_factors: bool,
+    /// Whether LLVM's own chains factor equal weights where they do not
+    /// extend from memory (`w·a + w·b` as `w·(a + b)`: a widening add of
+    /// the two inputs, then one product).
+    pub llvm_factors_weights: bool,
     /// Whether the widening multiply-adds take pairs in the halves of a
     /// register pair (else in unpacked lanes).
     pub pairs_in_halves: bool,

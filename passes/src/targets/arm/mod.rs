@@ -60,6 +60,7 @@ impl IsaTarget for Arm {
             pair_sums_as_dot: false,
             even_odd_identities: false,
             llvm_extends_and_factors: false,
+            llvm_factors_weights: true,
             pairs_in_halves: false,
             lanewise_widening_macs: true,
         }

@@ -47,6 +47,7 @@ impl IsaTarget for Hvx {
             pair_sums_as_dot: false,
             even_odd_identities: false,
             llvm_extends_and_factors: false,
+            llvm_factors_weights: false,
             pairs_in_halves: true,
             lanewise_widening_macs: false,
         }

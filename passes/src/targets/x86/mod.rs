@@ -81,6 +81,7 @@ impl IsaTarget for X86 {
             pair_sums_as_dot: true,
             even_odd_identities: true,
             llvm_extends_and_factors: true,
+            llvm_factors_weights: false,
             pairs_in_halves: false,
             lanewise_widening_macs: false,
         }
