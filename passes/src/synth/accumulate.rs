@@ -126,23 +126,26 @@ impl LaneLayout {
 /// multiply-accumulate waits for the one before it, so a long chain is
 /// bound by their latency, not by the units (a 20-term Sobel gradient in
 /// one register: 19.5 cycles by llvm-mca on Neoverse V1 against LLVM's
-/// 17.4, with fewer instructions). Pieces are accumulated side by side.
+/// 17.4, with fewer instructions). The pieces of a result, and chains
+/// rewritten together (a Sobel filter's two gradients), are accumulated
+/// side by side.
 pub const SERIAL_TERMS: usize = 6;
 
 /// The terms split into accumulators, each in the order it takes them:
-/// `⌈terms / (SERIAL_TERMS · pieces)⌉` of them where as many weights past
+/// `⌈terms / (SERIAL_TERMS · side_by_side)⌉` of them (`side_by_side`
+/// accumulations besides run at once) where as many weights past
 /// 1 are positive, each started by a product by one of the largest (an
 /// extension alone or a negative product would need an instruction of its
 /// own), the other terms dealt out in turn by input; the accumulators are
 /// added at the end. `None` if a weight's magnitude is past a byte or no
 /// weight other than 1 is positive.
-pub fn accumulations(terms: &[(usize, i64)], pieces: u32) -> Option<Vec<Vec<(usize, i64)>>> {
+pub fn accumulations(terms: &[(usize, i64)], side_by_side: usize) -> Option<Vec<Vec<(usize, i64)>>> {
     if terms.iter().any(|(_, w)| w.unsigned_abs() > 255) {
         return None;
     }
     let mut starts: Vec<(usize, i64)> = terms.iter().copied().filter(|(_, w)| *w > 1).collect();
     starts.sort_by_key(|(v, w)| (std::cmp::Reverse(*w), *v));
-    let wanted = terms.len().div_ceil(SERIAL_TERMS * pieces.max(1) as usize);
+    let wanted = terms.len().div_ceil(SERIAL_TERMS * side_by_side.max(1));
     starts.truncate(wanted.max(1));
     if starts.is_empty() {
         return None;
@@ -413,7 +416,7 @@ mod tests {
         let long: Vec<(usize, i64)> = (0..8).map(|v| (v, [1, 5, -3, 2, 1, -1, 7, 1][v])).collect();
         let two = accumulations(&long, 1).unwrap();
         assert_eq!(two, vec![vec![(6, 7), (0, 1), (3, 2), (5, -1)], vec![(1, 5), (2, -3), (4, 1), (7, 1)]]);
-        // Two pieces accumulate side by side: one accumulator will do.
+        // Two accumulations side by side (two pieces, or two chains): one accumulator will do.
         assert_eq!(accumulations(&long, 2).unwrap().len(), 1);
         // Nothing to start with: units and negative products only; a weight past a byte.
         assert_eq!(accumulations(&[(1, 1), (2, -6)], 1), None);

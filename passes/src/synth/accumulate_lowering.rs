@@ -37,7 +37,10 @@ pub(super) fn accumulates_program(
     let register = options.limits.target.register_bits();
     let layout = LaneLayout::of(form, register)
         .ok_or(NotPaired::NoLayout("inputs of bytes and sums of 16 bits in one or two registers"))?;
-    let terms = accumulations(&form.terms, layout.pieces).ok_or(NotPaired::NoStartingProduct)?;
+    // The pieces of each chain rewritten together accumulate side by side.
+    let chains = 1 + super::products::sibling_chains(flow, form, root).map_or(0, |s| s.len());
+    let side_by_side = layout.pieces as usize * chains;
+    let terms = accumulations(&form.terms, side_by_side).ok_or(NotPaired::NoStartingProduct)?;
     let piece = super::types::Ty { dims: vec![layout.piece_lanes()], elem_bits: layout.elem_bits };
     let add = adder(grammar, options.limits.target, &piece);
     let programs = TermPrograms { n: layout.piece_lanes(), grammar, options, deadline, found: Default::default() };
@@ -48,7 +51,7 @@ pub(super) fn accumulates_program(
     // terms' programs would compute it.
     let sibling_program = |f: &LinearForm, shifts: Option<u32>| -> Option<Program> {
         (LaneLayout::of(f, register)? == layout).then_some(())?;
-        let terms = accumulations(&f.terms, layout.pieces)?;
+        let terms = accumulations(&f.terms, side_by_side)?;
         let inputs: Vec<usize> = terms.concat().iter().map(|(v, _)| *v).collect();
         chain_program(&inputs, &terms, (&layout, shifts, add), &lookup).map(|p| instructions_only(&p))
     };
