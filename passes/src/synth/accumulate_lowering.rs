@@ -42,7 +42,7 @@ pub(super) fn accumulates_program(
     let side_by_side = layout.pieces as usize * chains;
     let terms = accumulations(&form.terms, side_by_side).ok_or(NotPaired::NoStartingProduct)?;
     let piece = super::types::Ty { dims: vec![layout.piece_lanes()], elem_bits: layout.elem_bits };
-    let add = adder(grammar, options.limits.target, &piece);
+    let add = adder(grammar, options, &piece);
     let programs = TermPrograms { n: layout.piece_lanes(), grammar, options, deadline, found: Default::default() };
     let lookup = |shape: TermShape| programs.get(shape);
     let window = flow.close(form.ops.clone(), root);

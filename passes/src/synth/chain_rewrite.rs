@@ -7,7 +7,7 @@
 
 use super::attr::NewAttr;
 use super::block::{BlockOp, Dataflow, Window};
-use super::grammar::{Grammar, Target};
+use super::grammar::Grammar;
 use super::memoized::proved_once;
 use super::options::Options;
 use super::pair_windows::add_window;
@@ -154,12 +154,13 @@ pub(super) fn chain_pays_on_cpu(
 /// by lane, as its candidate index: the grammar's two-operand
 /// instructions of that type checked against `a + b` on samples (the
 /// search gives a lone add, which LLVM makes of `arith.addi` as well, no
-/// program of its own). Whatever program reads it is proved before use.
-pub(super) fn adder(grammar: &Grammar, target: Target, ty: &Ty) -> Option<usize> {
+/// program of its own), the cheapest proved equal to it by Z3.
+pub(super) fn adder(grammar: &Grammar, options: &Options, ty: &Ty) -> Option<usize> {
     let (ops, root) = add_window(ty);
     let flow = Dataflow::new(&ops);
     let window = flow.close((0..ops.len()).collect(), root);
-    grammar
+    let target = options.limits.target;
+    let mut agreeing: Vec<(usize, usize)> = grammar
         .candidates
         .iter()
         .enumerate()
@@ -173,6 +174,15 @@ pub(super) fn adder(grammar: &Grammar, target: Target, ty: &Ty) -> Option<usize>
         .filter(|(i, _)| {
             super::screen::agrees_on_fresh_samples(&flow, &window, grammar, &Program::single(*i, &[0, 1], vec![]))
         })
-        .min_by_key(|(_, c)| c.cost)
-        .map(|(i, _)| i)
+        .map(|(i, c)| (c.cost, i))
+        .collect();
+    agreeing.sort_unstable();
+    agreeing.into_iter().map(|(_, i)| i).find(|&i| {
+        let program = Program::single(i, &[0, 1], vec![]);
+        let what = format!("add {:016x}: {}", grammar.version, program.describe(grammar));
+        proved_once(options, &what, &flow, &window, || {
+            super::search::prove(&flow, &window, grammar, &options.limits, &program)
+        })
+        .is_ok()
+    })
 }

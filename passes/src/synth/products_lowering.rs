@@ -89,7 +89,7 @@ fn products_program(
     let result_ty = Ty { dims: vec![form.lanes], elem_bits };
     let add = match arrangement {
         Arrangement::LaneUnpack => None,
-        Arrangement::Halves => Some(adder(grammar, target, &result_ty).ok_or(NotPaired::NoProductAdd)?),
+        Arrangement::Halves => Some(adder(grammar, options, &result_ty).ok_or(NotPaired::NoProductAdd)?),
     };
     let program =
         chain_program(&lifted.leaves, &pairs, &layout, &first, &next, add).ok_or(NotPaired::ReadsOtherValues)?;
@@ -173,8 +173,7 @@ fn pair_programs(
     // lanes, then an add of 32-bit lanes).
     let next = pair_program(true)
         .or_else(|| {
-            let target = options.limits.target;
-            let add = adder(grammar, target, &Ty { dims: vec![layout.chain_bits() / elem_bits], elem_bits })?;
+            let add = adder(grammar, options, &Ty { dims: vec![layout.chain_bits() / elem_bits], elem_bits })?;
             let mut steps = first.program.steps.clone();
             let (pair, sum) = (Source::Step(steps.len() - 1), Source::Leaf(first.leaf_values.len()));
             steps.push(Step { op: StepOp::Instr { candidate: add, immediates: vec![] }, operands: vec![sum, pair] });
