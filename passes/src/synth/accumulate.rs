@@ -25,7 +25,7 @@
 use super::attr::{Attr, NewAttr};
 use super::block::BlockOp;
 use super::pair_windows::{push, vector, Fresh};
-use super::products::LinearForm;
+use super::products::{LinearForm, PartProgram};
 use super::program::{Program, Source, Step, StepOp, Swizzle};
 use super::types::Ty;
 use num_bigint::{BigInt, BigUint};
@@ -242,16 +242,6 @@ pub fn term_window(shape: TermShape, n: u32, elem_bits: u32) -> (Vec<BlockOp>, u
     (ops, root)
 }
 
-/// A program found for a term's window, with where each of its leaves
-/// comes from, as [`term_window`] numbers them: the bytes (0), the chain so
-/// far (2) or the weights (3); a shift's constant is an immediate, never
-/// read.
-#[derive(Clone, Debug)]
-pub struct TermProgram {
-    pub program: Program,
-    pub leaf_values: Vec<usize>,
-}
-
 /// The program of the whole chain over the window's leaves
 /// (`window_leaves`, value numbers) and the weights' constants after them
 /// (magnitude `m` at `window_leaves.len()` plus its place in
@@ -265,7 +255,7 @@ pub fn chain_program(
     window_leaves: &[usize],
     accumulators: &[Vec<(usize, i64)>],
     (layout, shifts, add): (&LaneLayout, Option<u32>, Option<usize>),
-    program: &dyn Fn(TermShape) -> Option<TermProgram>,
+    program: &dyn Fn(TermShape) -> Option<PartProgram>,
 ) -> Option<Program> {
     let weights = magnitudes(&accumulators.concat(), shifts);
     let mut steps: Vec<Step> = Vec::new();
@@ -285,25 +275,8 @@ pub fn chain_program(
                 };
                 let weight =
                     weights.iter().position(|m| *m == w.unsigned_abs()).map(|i| Source::Leaf(window_leaves.len() + i));
-                let term = program(TermShape::of(w, k == 0, shifts))?;
-                let offset = steps.len();
-                for step in &term.program.steps {
-                    let operands = step
-                        .operands
-                        .iter()
-                        .map(|s| match *s {
-                            Source::Step(j) => Some(Source::Step(offset + j)),
-                            Source::Leaf(l) => match term.leaf_values.get(l)? {
-                                0 => Some(bytes),
-                                2 => sum,
-                                3 => weight,
-                                _ => None,
-                            },
-                        })
-                        .collect::<Option<Vec<_>>>()?;
-                    steps.push(Step { op: step.op.clone(), operands });
-                }
-                sum = Some(Source::Step(steps.len() - 1));
+                // A shift's constant is an immediate, never read.
+                sum = Some(program(TermShape::of(w, k == 0, shifts))?.append(&mut steps, (bytes, sum, weight))?);
             }
             total = match total {
                 None => sum,

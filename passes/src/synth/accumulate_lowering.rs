@@ -7,16 +7,18 @@
 use super::accumulate::{
     accumulated_block, accumulations, chain_program, instructions_only, term_window, weight_constants,
 };
-use super::accumulate::{Factor, LaneLayout, TermProgram, TermShape};
+use super::accumulate::{Factor, LaneLayout, TermShape};
 use super::attr::Attr;
 use super::block::{BlockOp, Dataflow};
-use super::chain_rewrite::{adder, chain_new_ops, chain_pays, chain_pays_on_cpu, prove_chain_is_block};
+use super::chain_rewrite::{
+    adder, chain_new_ops, chain_pays, chain_pays_on_cpu, cheapest_single, prove_chain_is_block, Single,
+};
 use super::grammar::Grammar;
 use super::memoized::{program_of_block, proved_once};
 use super::options::Options;
 use super::pair_windows::{push, vector};
 use super::plan::NewOp;
-use super::products::{LinearForm, LlvmChain};
+use super::products::{LinearForm, LlvmChain, PartProgram};
 use super::program::Program;
 use super::program::{Source, Step, StepOp};
 use super::unpaired::NotPaired;
@@ -38,8 +40,8 @@ pub(super) fn accumulates_program(
     let layout = LaneLayout::of(form, register)
         .ok_or(NotPaired::NoLayout("inputs of bytes and sums of 16 bits in one or two registers"))?;
     // The pieces of each chain rewritten together accumulate side by side.
-    let chains = 1 + super::products::sibling_chains(flow, form, root).map_or(0, |s| s.len());
-    let side_by_side = layout.pieces as usize * chains;
+    let siblings = super::products::sibling_chains(flow, form, root).unwrap_or_default();
+    let side_by_side = layout.pieces as usize * (1 + siblings.len());
     let terms = accumulations(&form.terms, side_by_side).ok_or(NotPaired::NoStartingProduct)?;
     let piece = super::types::Ty { dims: vec![layout.piece_lanes()], elem_bits: layout.elem_bits };
     let add = adder(grammar, options, &piece);
@@ -56,23 +58,19 @@ pub(super) fn accumulates_program(
         chain_program(&inputs, &terms, (&layout, shifts, add), &lookup).map(|p| instructions_only(&p))
     };
     let (program, shifts) = cheapest_policy(
-        flow,
-        root,
-        form,
         &terms,
         (&lifted.leaves, &layout, add),
-        grammar,
-        options,
-        &|f, shifts| sibling_program(f, shifts),
+        (grammar, options),
+        (&siblings, &sibling_program),
         &lookup,
     )?;
     let priced = instructions_only(&program);
     let llvm = LlvmChain::of_isa(options.limits.target.isa());
-    let siblings = |f: &LinearForm| sibling_program(f, shifts);
-    match chain_pays_on_cpu(flow, root, form, (&priced, grammar), (options.limits.cpu, llvm), &siblings) {
+    let sibling = |f: &LinearForm| sibling_program(f, shifts);
+    match chain_pays_on_cpu(flow, root, form, (&priced, grammar), (options.limits.cpu, llvm), &sibling) {
         Some(verdict) => verdict?,
         None => {
-            let sibling_cost = |f: &LinearForm| Some(siblings(f)?.cost(grammar));
+            let sibling_cost = |f: &LinearForm| Some(sibling(f)?.cost(grammar));
             chain_pays(flow, root, form, priced.cost(grammar), (register, llvm), sibling_cost)?
         }
     }
@@ -89,23 +87,23 @@ pub(super) fn accumulates_program(
     Ok((chain_new_ops(weights, &lifted.leaves, &program, grammar), window.ops))
 }
 
+/// A sibling chain's program under a shifting policy.
+type SiblingProgram<'a> = dyn Fn(&LinearForm, Option<u32>) -> Option<Program> + 'a;
+
 /// The chain's program with its powers of two multiplied, or shifted from
 /// some power up, whichever costs least on the CPU's model with the chains
 /// sharing its inputs (the multiplies run on fewer units than shifts and
 /// adds: a chain of multiply-accumulates alone can wait on them, a chain
 /// of shifts and adds alone takes more instructions); by instruction count
 /// where the model prices neither. With the power shifted from.
-#[allow(clippy::too_many_arguments)]
+/// `siblings`: the chains sharing its inputs, each's program under a
+/// shifting policy by `sibling_program`.
 fn cheapest_policy(
-    flow: &Dataflow,
-    root: usize,
-    form: &LinearForm,
     terms: &[Vec<(usize, i64)>],
     (leaves, layout, add): (&[usize], &LaneLayout, Option<usize>),
-    grammar: &Grammar,
-    options: &Options,
-    sibling_program: &dyn Fn(&LinearForm, Option<u32>) -> Option<Program>,
-    lookup: &dyn Fn(TermShape) -> Option<TermProgram>,
+    (grammar, options): (&Grammar, &Options),
+    (siblings, sibling_program): (&[(usize, LinearForm)], &SiblingProgram),
+    lookup: &dyn Fn(TermShape) -> Option<PartProgram>,
 ) -> Result<(Program, Option<u32>), NotPaired> {
     // Each exponent of a power of two, largest first: shifting from it.
     let mut exponents: Vec<u32> = terms
@@ -117,12 +115,11 @@ fn cheapest_policy(
         .collect();
     exponents.sort_unstable_by(|a, b| b.cmp(a));
     exponents.dedup();
-    let siblings = super::products::sibling_chains(flow, form, root).unwrap_or_default();
     let mut best: Option<((bool, f64), Program, Option<u32>)> = None;
     for shifts in std::iter::once(None).chain(exponents.into_iter().map(Some)) {
         let Some(program) = chain_program(leaves, terms, (layout, shifts, add), lookup) else { continue };
         let mut all = instructions_only(&program);
-        for (_, f) in &siblings {
+        for (_, f) in siblings {
             all.steps.extend(sibling_program(f, shifts).map(|p| p.steps).unwrap_or_default());
         }
         let price = match all.cycles(grammar, options.limits.cpu) {
@@ -142,11 +139,11 @@ struct TermPrograms<'a> {
     grammar: &'a Grammar,
     options: &'a Options,
     deadline: std::time::Instant,
-    found: RefCell<BTreeMap<TermShape, Option<TermProgram>>>,
+    found: RefCell<BTreeMap<TermShape, Option<PartProgram>>>,
 }
 
 impl TermPrograms<'_> {
-    fn get(&self, shape: TermShape) -> Option<TermProgram> {
+    fn get(&self, shape: TermShape) -> Option<PartProgram> {
         if let Some(found) = self.found.borrow().get(&shape) {
             return found.clone();
         }
@@ -161,7 +158,7 @@ impl TermPrograms<'_> {
     /// target's cheapest single instructions for the widening shift and
     /// for the add or subtraction, each agreeing with its part on samples,
     /// strung together and proved.
-    fn search(&self, shape: TermShape) -> Option<TermProgram> {
+    fn search(&self, shape: TermShape) -> Option<PartProgram> {
         let (ops, root) = term_window(shape, self.n, 16);
         if let Some((program, lifted)) = program_of_block(&ops, root, self.grammar, self.options, self.deadline) {
             // A program reading a shift's constant as a register is not
@@ -169,7 +166,7 @@ impl TermPrograms<'_> {
             let read = |l: &usize| program.steps.iter().any(|s| s.operands.contains(&Source::Leaf(*l)));
             let leaves = &lifted.leaves;
             if (0..leaves.len()).filter(read).all(|l| matches!(leaves[l], 0 | 2 | 3)) {
-                return Some(TermProgram { program, leaf_values: lifted.leaves });
+                return Some(PartProgram { program, leaf_values: lifted.leaves });
             }
         }
         let flow = Dataflow::new(&ops);
@@ -182,7 +179,8 @@ impl TermPrograms<'_> {
             Factor::Unit => None,
             Factor::Product => return None,
             Factor::Shift(k) => {
-                let Single { candidate, immediates, .. } = self.single(&shift_window(self.n, k), 1)?;
+                let Single { candidate, immediates, .. } =
+                    cheapest_single(self.grammar, self.options.limits.target, &shift_window(self.n, k), 1)?;
                 let operands = vec![Source::Leaf(bytes)];
                 steps.push(Step { op: StepOp::Instr { candidate, immediates }, operands });
                 Some(Source::Step(0))
@@ -192,8 +190,12 @@ impl TermPrograms<'_> {
             (false, None) => return None,
             (false, Some(_)) => {}
             (true, widened) => {
-                let Single { candidate, immediates, reads } =
-                    self.single(&combine_window(self.n, shape.subtract, widened.is_none()), 0)?;
+                let Single { candidate, immediates, reads } = cheapest_single(
+                    self.grammar,
+                    self.options.limits.target,
+                    &combine_window(self.n, shape.subtract, widened.is_none()),
+                    0,
+                )?;
                 let term = widened.unwrap_or(Source::Leaf(bytes));
                 let operands = reads.iter().map(|v| if *v == 0 { sum.map(Source::Leaf) } else { Some(term) });
                 let operands = operands.collect::<Option<Vec<_>>>()?;
@@ -206,63 +208,8 @@ impl TermPrograms<'_> {
             super::search::prove(&flow, &lifted, self.grammar, &self.options.limits, &program)
         })
         .ok()?;
-        Some(TermProgram { program, leaf_values: lifted.leaves })
+        Some(PartProgram { program, leaf_values: lifted.leaves })
     }
-
-    /// The target's cheapest instruction computing the window of all of
-    /// `ops` (root at `root`) on samples, at each value below 16 of at most
-    /// `immediates` immediates: its candidate, immediates and the leaf (a
-    /// value number) each operand reads, bound by type where the leaves'
-    /// types differ, else in order.
-    fn single(&self, (ops, root): &(Vec<BlockOp>, usize), immediates: usize) -> Option<Single> {
-        let flow = Dataflow::new(ops);
-        let window = flow.close((0..ops.len()).collect(), *root);
-        let lifted = flow.lift_constants(&window);
-        let variable = lifted.leaves.iter().filter(|v| flow.constant(**v).is_none()).count();
-        let types: Vec<_> = lifted.leaves[..variable].iter().map(|v| flow.type_of(*v)).collect::<Option<_>>()?;
-        let result = flow.type_of(ops[*root].results[0])?;
-        let target = self.options.limits.target;
-        let distinct = types.iter().enumerate().all(|(i, t)| !types[..i].contains(t));
-        let mut best: Option<(usize, Single)> = None;
-        for (i, c) in self.grammar.candidates.iter().enumerate() {
-            if c.result != result
-                || c.immediates.len() > immediates
-                || c.operands.len() != types.len()
-                || best.as_ref().is_some_and(|(cost, _)| *cost <= c.cost)
-                || !c.allowed_on(target)
-            {
-                continue;
-            }
-            let operands: Option<Vec<usize>> = if distinct {
-                c.operands.iter().map(|(_, t)| types.iter().position(|u| u == t)).collect()
-            } else {
-                c.operands.iter().zip(&types).all(|((_, t), u)| t == u).then(|| (0..types.len()).collect())
-            };
-            let Some(operands) = operands else { continue };
-            let values: Vec<Vec<(String, u32)>> = match c.immediates.as_slice() {
-                [] => vec![vec![]],
-                [(_, name, _)] => (0..16).map(|v| vec![(name.clone(), v)]).collect(),
-                _ => continue,
-            };
-            for imms in values {
-                let program = Program::single(i, &operands, imms.clone());
-                if super::screen::agrees_on_fresh_samples(&flow, &lifted, self.grammar, &program) {
-                    let reads = operands.iter().map(|l| lifted.leaves[*l]).collect();
-                    best = Some((c.cost, Single { candidate: i, immediates: imms, reads }));
-                    break;
-                }
-            }
-        }
-        best.map(|(_, single)| single)
-    }
-}
-
-/// One instruction found for a part of a term: its candidate, immediates
-/// and the leaf (a value number of the part's window) each operand reads.
-struct Single {
-    candidate: usize,
-    immediates: Vec<(String, u32)>,
-    reads: Vec<usize>,
 }
 
 /// `zext(x) << k` of `n` bytes into 16-bit lanes: its ops and root.

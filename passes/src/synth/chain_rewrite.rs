@@ -7,7 +7,7 @@
 
 use super::attr::NewAttr;
 use super::block::{BlockOp, Dataflow, Window};
-use super::grammar::Grammar;
+use super::grammar::{Grammar, Target};
 use super::memoized::proved_once;
 use super::options::Options;
 use super::pair_windows::add_window;
@@ -151,38 +151,93 @@ pub(super) fn chain_pays_on_cpu(
 }
 
 /// The target's cheapest instruction adding two vectors of type `ty` lane
-/// by lane, as its candidate index: the grammar's two-operand
-/// instructions of that type checked against `a + b` on samples (the
-/// search gives a lone add, which LLVM makes of `arith.addi` as well, no
-/// program of its own), the cheapest proved equal to it by Z3.
+/// by lane, as its candidate index: of the instructions that agree with
+/// `a + b` on samples ([`agreeing_singles`]; the search gives a lone add,
+/// which LLVM makes of `arith.addi` as well, no program of its own), the
+/// cheapest proved equal to it by Z3.
 pub(super) fn adder(grammar: &Grammar, options: &Options, ty: &Ty) -> Option<usize> {
     let (ops, root) = add_window(ty);
     let flow = Dataflow::new(&ops);
     let window = flow.close((0..ops.len()).collect(), root);
-    let target = options.limits.target;
-    let mut agreeing: Vec<(usize, usize)> = grammar
-        .candidates
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| {
-            c.result == *ty
-                && c.immediates.is_empty()
-                && c.operands.len() == 2
-                && c.operands.iter().all(|(_, t)| t == ty)
-        })
-        .filter(|(_, c)| c.allowed_on(target))
-        .filter(|(i, _)| {
-            super::screen::agrees_on_fresh_samples(&flow, &window, grammar, &Program::single(*i, &[0, 1], vec![]))
-        })
-        .map(|(i, c)| (c.cost, i))
-        .collect();
-    agreeing.sort_unstable();
-    agreeing.into_iter().map(|(_, i)| i).find(|&i| {
-        let program = Program::single(i, &[0, 1], vec![]);
-        let what = format!("add {:016x}: {}", grammar.version, program.describe(grammar));
-        proved_once(options, &what, &flow, &window, || {
-            super::search::prove(&flow, &window, grammar, &options.limits, &program)
-        })
-        .is_ok()
-    })
+    agreeing_singles(grammar, options.limits.target, &(ops.clone(), root), 0).into_iter().map(|s| s.candidate).find(
+        |&i| {
+            let program = Program::single(i, &[0, 1], vec![]);
+            let what = format!("add {:016x}: {}", grammar.version, program.describe(grammar));
+            proved_once(options, &what, &flow, &window, || {
+                super::search::prove(&flow, &window, grammar, &options.limits, &program)
+            })
+            .is_ok()
+        },
+    )
+}
+
+/// One instruction found for a window: its candidate, immediates and the
+/// leaf (a value number of the window) each operand reads.
+pub(super) struct Single {
+    pub candidate: usize,
+    pub immediates: Vec<(String, u32)>,
+    pub reads: Vec<usize>,
+}
+
+/// The cheapest of [`agreeing_singles`].
+pub(super) fn cheapest_single(
+    grammar: &Grammar,
+    target: Target,
+    block: &(Vec<BlockOp>, usize),
+    immediates: usize,
+) -> Option<Single> {
+    agreeing_singles(grammar, target, block, immediates).into_iter().next()
+}
+
+/// The target's instructions computing the window of all of the block's
+/// ops (root at the position given) on samples, cheapest first (then by
+/// candidate index), each at the first value below 16 of at most
+/// `immediates` immediates that agrees; its operands bound to the leaves by
+/// type where the leaves' types differ, else in order. Samples only: what
+/// reads one is proved before use.
+pub(super) fn agreeing_singles(
+    grammar: &Grammar,
+    target: Target,
+    (ops, root): &(Vec<BlockOp>, usize),
+    immediates: usize,
+) -> Vec<Single> {
+    let flow = Dataflow::new(ops);
+    let window = flow.close((0..ops.len()).collect(), *root);
+    let lifted = flow.lift_constants(&window);
+    let variable = lifted.leaves.iter().filter(|v| flow.constant(**v).is_none()).count();
+    let types: Option<Vec<Ty>> = lifted.leaves[..variable].iter().map(|v| flow.type_of(*v)).collect();
+    let (Some(types), Some(result)) = (types, flow.type_of(ops[*root].results[0])) else { return Vec::new() };
+    let distinct = types.iter().enumerate().all(|(i, t)| !types[..i].contains(t));
+    let mut found: Vec<(usize, Single)> = Vec::new();
+    for (i, c) in grammar.candidates.iter().enumerate() {
+        if c.result != result
+            || c.immediates.len() > immediates
+            || c.operands.len() != types.len()
+            || !c.allowed_on(target)
+        {
+            continue;
+        }
+        let operands: Option<Vec<usize>> = if distinct {
+            c.operands.iter().map(|(_, t)| types.iter().position(|u| u == t)).collect()
+        } else {
+            c.operands.iter().zip(&types).all(|((_, t), u)| t == u).then(|| (0..types.len()).collect())
+        };
+        let Some(operands) = operands else { continue };
+        let values: Vec<Vec<(String, u32)>> = match c.immediates.as_slice() {
+            [] => vec![vec![]],
+            [(_, name, _)] => (0..16).map(|v| vec![(name.clone(), v)]).collect(),
+            _ => continue,
+        };
+        for imms in values {
+            let program = Program::single(i, &operands, imms.clone());
+            if super::screen::agrees_on_fresh_samples(&flow, &lifted, grammar, &program) {
+                let reads = operands.iter().map(|l| lifted.leaves[*l]).collect();
+                found.push((c.cost, Single { candidate: i, immediates: imms, reads }));
+                break;
+            }
+        }
+    }
+    // Stable: equal costs stay in candidate order.
+    found.sort_by_key(|(cost, _)| *cost);
+    found.into_iter().map(|(_, s)| s).collect()
 }

@@ -461,12 +461,45 @@ impl Layout {
     }
 }
 
-/// A program found for a pair's window, with where each of its leaves
-/// comes from: the chain so far (value 2), the interleaved bytes (value 0)
-/// or the weights (value 3), as [`super::pair_windows::pair_window`] numbers them.
-pub struct PairProgram {
+/// A program found for one part of a chain (a pair's window, as
+/// [`super::pair_windows::pair_window`] numbers its values, or a term's,
+/// as [`super::accumulate::term_window`] does), with where each of its
+/// leaves comes from: the bytes (value 0), the chain so far (value 2) or
+/// the weights (value 3).
+#[derive(Clone, Debug)]
+pub struct PartProgram {
     pub program: Program,
     pub leaf_values: Vec<usize>,
+}
+
+impl PartProgram {
+    /// Appends the program's steps to `steps`, each leaf read from
+    /// `bytes`, `sum` or `weights` as its value says; the source of its
+    /// result. `None` if it reads another value, or one not given.
+    pub fn append(
+        &self,
+        steps: &mut Vec<Step>,
+        (bytes, sum, weights): (Source, Option<Source>, Option<Source>),
+    ) -> Option<Source> {
+        let offset = steps.len();
+        for step in &self.program.steps {
+            let operands = step
+                .operands
+                .iter()
+                .map(|s| match *s {
+                    Source::Step(j) => Some(Source::Step(offset + j)),
+                    Source::Leaf(l) => match self.leaf_values.get(l)? {
+                        0 => Some(bytes),
+                        2 => sum,
+                        3 => weights,
+                        _ => None,
+                    },
+                })
+                .collect::<Option<Vec<_>>>()?;
+            steps.push(Step { op: step.op.clone(), operands });
+        }
+        Some(Source::Step(steps.len() - 1))
+    }
 }
 
 /// The program of the whole chain over the window's leaves
@@ -482,8 +515,8 @@ pub fn chain_program(
     window_leaves: &[usize],
     pairs: &[[(usize, i64); 2]],
     layout: &Layout,
-    first: &PairProgram,
-    next: &PairProgram,
+    first: &PartProgram,
+    next: &PartProgram,
     add: Option<usize>,
 ) -> Option<Program> {
     let mut steps: Vec<Step> = Vec::new();
@@ -503,24 +536,7 @@ pub fn chain_program(
             let bytes = Source::Step(steps.len() - 1);
             let weights = Source::Leaf(window_leaves.len() + k);
             let pair_program = if sum.is_some() { next } else { first };
-            let offset = steps.len();
-            for step in &pair_program.program.steps {
-                let operands = step
-                    .operands
-                    .iter()
-                    .map(|s| match *s {
-                        Source::Step(j) => Some(Source::Step(offset + j)),
-                        Source::Leaf(l) => match pair_program.leaf_values.get(l)? {
-                            0 => Some(bytes),
-                            3 => Some(weights),
-                            2 => *sum,
-                            _ => None,
-                        },
-                    })
-                    .collect::<Option<Vec<_>>>()?;
-                steps.push(Step { op: step.op.clone(), operands });
-            }
-            *sum = Some(Source::Step(steps.len() - 1));
+            *sum = Some(pair_program.append(&mut steps, (bytes, *sum, Some(weights)))?);
         }
     }
     let chains: Vec<Source> = sums.into_iter().collect::<Option<_>>()?;

@@ -12,7 +12,7 @@ use super::options::Options;
 use super::pair_windows::{pair_window, paired_block};
 use super::plan::NewOp;
 use super::products::{chain_program, pairs};
-use super::products::{weight_constants, Arrangement, Layout, LinearForm, PairProgram};
+use super::products::{weight_constants, Arrangement, Layout, LinearForm, PartProgram};
 use super::program::{Program, Source, Step, StepOp};
 use super::types::Ty;
 use super::unpaired::{ChainUnpaired, NotPaired};
@@ -160,12 +160,12 @@ fn pair_programs(
     grammar: &Grammar,
     options: &Options,
     deadline: std::time::Instant,
-) -> Result<(PairProgram, PairProgram), NotPaired> {
+) -> Result<(PartProgram, PartProgram), NotPaired> {
     let (elem_bits, arrangement) = (layout.elem_bits, layout.arrangement);
-    let pair_program = |accumulate: bool| -> Option<PairProgram> {
+    let pair_program = |accumulate: bool| -> Option<PartProgram> {
         let (ops, root) = pair_window(&layout.weights(&REPRESENTATIVE_PAIR), elem_bits, arrangement, accumulate);
         program_of_block(&ops, root, grammar, options, deadline)
-            .map(|(program, lifted)| PairProgram { program, leaf_values: lifted.leaves })
+            .map(|(program, lifted)| PartProgram { program, leaf_values: lifted.leaves })
     };
     let first = pair_program(false).ok_or(NotPaired::NoPairProgram)?;
     // Without an instruction that adds a pair into the chain, the pair's
@@ -179,7 +179,7 @@ fn pair_programs(
             steps.push(Step { op: StepOp::Instr { candidate: add, immediates: vec![] }, operands: vec![sum, pair] });
             let mut leaf_values = first.leaf_values.clone();
             leaf_values.push(2);
-            Some(PairProgram { program: Program { steps }, leaf_values })
+            Some(PartProgram { program: Program { steps }, leaf_values })
         })
         .ok_or(NotPaired::NoChainAdd)?;
     Ok((first, next))
@@ -192,7 +192,7 @@ fn pair_programs(
 fn prove_pairs(
     pairs: &[[(usize, i64); 2]],
     layout: &Layout,
-    (first, next): (&PairProgram, &PairProgram),
+    (first, next): (&PartProgram, &PartProgram),
     grammar: &Grammar,
     options: &Options,
 ) -> Result<(), NotPaired> {
