@@ -6,6 +6,7 @@ pub mod classify;
 pub mod cpu_costs;
 pub mod design;
 pub mod eval;
+pub mod expand;
 pub mod fnv;
 pub mod gen_options;
 pub mod gen_tables;

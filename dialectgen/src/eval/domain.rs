@@ -6,7 +6,7 @@
 
 use num_bigint::BigUint;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BvBinOp {
     Add,
     Sub,
@@ -23,7 +23,7 @@ pub enum BvBinOp {
     AShr,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BvCmp {
     Eq,
     Ult,

@@ -523,3 +523,47 @@ pub fn arguments<T: Clone>(c: &Candidate, operands: &[T], imms: &[u32], imm: &dy
     }
     args.into_iter().map(|a| a.expect("every argument bound")).collect()
 }
+
+/// The instruction a target dialect's op stands for
+/// (`hydride_<isa>.<instruction>`), mask step included: its
+/// semantics (arguments: the class op's operands and immediates, then the
+/// pass-through and the mask) and each argument's position among the C
+/// intrinsic's.
+pub fn op_instruction(op: &str) -> Result<(Semantics, Vec<usize>), TableError> {
+    #[derive(serde::Deserialize)]
+    struct Names {
+        members: Vec<Name>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Name {
+        intrinsic: String,
+    }
+    static INDEX: OnceLock<std::collections::HashMap<String, (&'static str, String)>> = OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut index = std::collections::HashMap::new();
+        for line in class_lines(DATABASE).unwrap_or_default() {
+            let Ok(names) = serde_json::from_str::<Names>(line) else { continue };
+            for m in names.members {
+                let (isa, name) = member_isa(&m.intrinsic);
+                let op = format!(
+                    "{}.{}",
+                    dialectgen::classify::cross_isa::dialect_of(isa),
+                    dialectgen::design::build::op_name(name)
+                );
+                index.insert(op, (line, m.intrinsic.clone()));
+            }
+        }
+        index
+    });
+    let (line, key) = index.get(op).ok_or_else(|| TableError::NotInDatabase(op.to_string()))?;
+    let db_class: DbClass<'static> = serde_json::from_str(line).map_err(|e| TableError::Database(e.to_string()))?;
+    let (class, _, members) = db_class.split()?;
+    let (member, _) =
+        members.into_iter().find(|(m, _)| m.intrinsic == *key).ok_or_else(|| TableError::NoMember(key.clone()))?;
+    let plain = member_semantics(class.get(), &member);
+    let sem = match &member.mask {
+        Some(shape) => dialectgen::classify::mask::apply_mask(&plain, member.masking, shape),
+        None => plain,
+    };
+    Ok((sem, member.arg_order))
+}

@@ -1,0 +1,347 @@
+//! An evaluation domain whose values are terms: running an instruction's
+//! semantics over it unrolls the pseudocode into one hash-consed DAG of
+//! bitvector operations over the arguments, simplified as it is built
+//! (constants folded, slices of concatenations and extensions taken
+//! apart, truncations pushed through the operations they commute with), so
+//! that each result element ends as its own small term.
+
+use crate::eval::domain::{BvBinOp, BvCmp, Domain};
+use crate::eval::Concrete;
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+use std::collections::HashMap;
+
+/// A term's index in its [`Terms`].
+pub type TermId = u32;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Node {
+    /// Argument `arg` of the semantics, whole.
+    Input {
+        arg: usize,
+    },
+    Lit(BigUint),
+    /// Bits `hi..=lo` of `x`.
+    Extract {
+        x: TermId,
+        hi: u32,
+        lo: u32,
+    },
+    /// `x` extended to the term's width.
+    Ext {
+        x: TermId,
+        signed: bool,
+    },
+    /// `hi` above `lo`.
+    Concat {
+        hi: TermId,
+        lo: TermId,
+    },
+    Bin {
+        op: BvBinOp,
+        a: TermId,
+        b: TermId,
+    },
+    Not(TermId),
+    /// 1 bit wide.
+    Cmp {
+        op: BvCmp,
+        a: TermId,
+        b: TermId,
+    },
+    Ite {
+        c: TermId,
+        t: TermId,
+        e: TermId,
+    },
+}
+
+/// The terms built so far, each with its width.
+#[derive(Default)]
+pub struct Terms {
+    nodes: Vec<(Node, u32)>,
+    index: HashMap<(Node, u32), TermId>,
+    /// Slices taken (term, hi, lo): a slice pushed into a shared term is
+    /// pushed once.
+    slices: HashMap<(TermId, u32, u32), TermId>,
+    /// Set once more than [`MAX_TERMS`] terms were asked for: the rest of
+    /// the run is cut short and its result is not used.
+    pub overflowed: bool,
+}
+
+/// The most terms one instruction may unroll to.
+pub const MAX_TERMS: usize = 200_000;
+
+fn all_ones(width: u32) -> BigUint {
+    (BigUint::one() << width) - BigUint::one()
+}
+
+impl Terms {
+    pub fn node(&self, t: TermId) -> &Node {
+        &self.nodes[t as usize].0
+    }
+
+    pub fn width(&self, t: TermId) -> u32 {
+        self.nodes[t as usize].1
+    }
+
+    pub fn literal_of(&self, t: TermId) -> Option<&BigUint> {
+        match self.node(t) {
+            Node::Lit(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The argument `arg`, `width` bits.
+    pub fn input(&mut self, arg: usize, width: u32) -> TermId {
+        self.intern(Node::Input { arg }, width)
+    }
+
+    pub fn lit(&mut self, value: BigUint, width: u32) -> TermId {
+        let v = value & all_ones(width);
+        self.intern(Node::Lit(v), width)
+    }
+
+    fn intern(&mut self, node: Node, width: u32) -> TermId {
+        let key = (node, width);
+        if let Some(&t) = self.index.get(&key) {
+            return t;
+        }
+        if self.nodes.len() >= MAX_TERMS {
+            self.overflowed = true;
+            // Any term of the width: the run's result is discarded.
+            if let Some(t) = self.nodes.iter().position(|(_, w)| *w == key.1) {
+                return t as TermId;
+            }
+        }
+        let t = self.nodes.len() as TermId;
+        self.nodes.push(key.clone());
+        self.index.insert(key, t);
+        t
+    }
+
+    /// The pieces of `t` from its lowest bits up: its concatenations taken
+    /// apart.
+    pub fn pieces(&self, t: TermId) -> Vec<TermId> {
+        match *self.node(t) {
+            Node::Concat { hi, lo } => {
+                let mut p = self.pieces(lo);
+                p.extend(self.pieces(hi));
+                p
+            }
+            _ => vec![t],
+        }
+    }
+
+    pub fn slice(&mut self, x: TermId, hi: u32, lo: u32) -> TermId {
+        let width = self.width(x);
+        if lo == 0 && hi + 1 == width {
+            return x;
+        }
+        if let Some(&t) = self.slices.get(&(x, hi, lo)) {
+            return t;
+        }
+        let t = self.slice_of(x, hi, lo);
+        self.slices.insert((x, hi, lo), t);
+        t
+    }
+
+    fn slice_of(&mut self, x: TermId, hi: u32, lo: u32) -> TermId {
+        let w = hi - lo + 1;
+        match self.node(x).clone() {
+            Node::Lit(v) => self.lit(v >> lo, w),
+            Node::Extract { x: y, lo: lo2, .. } => self.slice(y, hi + lo2, lo + lo2),
+            Node::Concat { hi: h, lo: l } => {
+                let lw = self.width(l);
+                if hi < lw {
+                    self.slice(l, hi, lo)
+                } else if lo >= lw {
+                    self.slice(h, hi - lw, lo - lw)
+                } else {
+                    let top = self.slice(h, hi - lw, 0);
+                    let bottom = self.slice(l, lw - 1, lo);
+                    self.join(top, bottom)
+                }
+            }
+            Node::Ext { x: y, signed } => {
+                let yw = self.width(y);
+                if hi < yw {
+                    self.slice(y, hi, lo)
+                } else if !signed && lo >= yw {
+                    self.lit(BigUint::zero(), w)
+                } else if lo == 0 {
+                    self.extend(y, w, signed)
+                } else {
+                    self.intern(Node::Extract { x, hi, lo }, w)
+                }
+            }
+            // Truncation commutes with these: the low bits of the result
+            // depend only on the low bits of the operands.
+            Node::Bin { op, a, b }
+                if matches!(op, BvBinOp::And | BvBinOp::Or | BvBinOp::Xor)
+                    || (lo == 0 && matches!(op, BvBinOp::Add | BvBinOp::Sub | BvBinOp::Mul)) =>
+            {
+                let (a, b) = (self.slice(a, hi, lo), self.slice(b, hi, lo));
+                self.binary_op(op, a, b)
+            }
+            Node::Not(a) => {
+                let a = self.slice(a, hi, lo);
+                self.complement(a)
+            }
+            Node::Ite { c, t, e } => {
+                let (t, e) = (self.slice(t, hi, lo), self.slice(e, hi, lo));
+                self.choose(c, t, e)
+            }
+            _ => self.intern(Node::Extract { x, hi, lo }, w),
+        }
+    }
+
+    pub fn extend(&mut self, x: TermId, to: u32, signed: bool) -> TermId {
+        let from = self.width(x);
+        if to == from {
+            return x;
+        }
+        match self.node(x).clone() {
+            Node::Lit(v) => {
+                let mut c = Concrete;
+                let v = if signed { c.sign_extend(&v, from, to - from) } else { v };
+                self.lit(v, to)
+            }
+            // An extension of an extension of the same kind (or a zero
+            // extension of a sign extension's positive-free…) is one extension.
+            Node::Ext { x: y, signed: s } if s == signed || !s => self.extend(y, to, s),
+            _ => self.intern(Node::Ext { x, signed }, to),
+        }
+    }
+
+    pub fn join(&mut self, hi: TermId, lo: TermId) -> TermId {
+        let (hw, lw) = (self.width(hi), self.width(lo));
+        match (self.node(hi).clone(), self.node(lo).clone()) {
+            (Node::Lit(h), Node::Lit(l)) => self.lit((h << lw) | l, hw + lw),
+            (Node::Extract { x, hi: h1, lo: l1 }, Node::Extract { x: y, hi: h2, .. }) if x == y && l1 == h2 + 1 => {
+                let lo2 = l1 - lw;
+                self.slice(x, h1, lo2)
+            }
+            _ => self.intern(Node::Concat { hi, lo }, hw + lw),
+        }
+    }
+
+    pub fn binary_op(&mut self, op: BvBinOp, a: TermId, b: TermId) -> TermId {
+        let w = self.width(a);
+        if let (Some(x), Some(y)) = (self.literal_of(a).cloned(), self.literal_of(b).cloned()) {
+            let v = Concrete.binary(op, &x, &y, w);
+            return self.lit(v, w);
+        }
+        let zero = |s: &Self, t: TermId| s.literal_of(t).is_some_and(Zero::is_zero);
+        let one = |s: &Self, t: TermId| s.literal_of(t).is_some_and(One::is_one);
+        let ones = |s: &Self, t: TermId| s.literal_of(t).is_some_and(|v| *v == all_ones(w));
+        use BvBinOp::*;
+        match op {
+            Add | Or | Xor if zero(self, a) => return b,
+            Add | Sub | Or | Xor | Shl | LShr | AShr if zero(self, b) => return a,
+            Mul if one(self, a) => return b,
+            Mul | UDiv | SDiv if one(self, b) => return a,
+            And | Mul if zero(self, a) || zero(self, b) => return self.lit(BigUint::zero(), w),
+            And if ones(self, a) => return b,
+            And if ones(self, b) => return a,
+            _ => {}
+        }
+        self.intern(Node::Bin { op, a, b }, w)
+    }
+
+    pub fn complement(&mut self, a: TermId) -> TermId {
+        let w = self.width(a);
+        match self.node(a).clone() {
+            Node::Lit(v) => self.lit(v ^ all_ones(w), w),
+            Node::Not(x) => x,
+            _ => self.intern(Node::Not(a), w),
+        }
+    }
+
+    pub fn compare_op(&mut self, op: BvCmp, a: TermId, b: TermId) -> TermId {
+        if let (Some(x), Some(y)) = (self.literal_of(a).cloned(), self.literal_of(b).cloned()) {
+            let w = self.width(a);
+            let v = Concrete.compare(op, &x, &y, w);
+            return self.lit(v, 1);
+        }
+        self.intern(Node::Cmp { op, a, b }, 1)
+    }
+
+    pub fn choose(&mut self, c: TermId, t: TermId, e: TermId) -> TermId {
+        if let Some(v) = self.literal_of(c) {
+            return if v.is_zero() { e } else { t };
+        }
+        if t == e {
+            return t;
+        }
+        let w = self.width(t);
+        // `c ? 1 : 0` of one bit is `c`.
+        if w == 1 && self.literal_of(t).is_some_and(One::is_one) && self.literal_of(e).is_some_and(Zero::is_zero) {
+            return c;
+        }
+        self.intern(Node::Ite { c, t, e }, w)
+    }
+}
+
+impl Domain for Terms {
+    type Bv = TermId;
+
+    fn literal(&mut self, value: &BigUint, width: u32) -> TermId {
+        self.lit(value.clone(), width)
+    }
+    fn as_literal(&mut self, bv: &TermId, _width: u32) -> Option<BigUint> {
+        self.literal_of(*bv).cloned()
+    }
+    fn extract(&mut self, bv: &TermId, _width: u32, hi: u32, lo: u32) -> TermId {
+        self.slice(*bv, hi, lo)
+    }
+    fn zero_extend(&mut self, bv: &TermId, width: u32, extra: u32) -> TermId {
+        self.extend(*bv, width + extra, false)
+    }
+    fn sign_extend(&mut self, bv: &TermId, width: u32, extra: u32) -> TermId {
+        self.extend(*bv, width + extra, true)
+    }
+    fn concat(&mut self, hi: &TermId, _hw: u32, lo: &TermId, _lw: u32) -> TermId {
+        self.join(*hi, *lo)
+    }
+    fn binary(&mut self, op: BvBinOp, a: &TermId, b: &TermId, _width: u32) -> TermId {
+        self.binary_op(op, *a, *b)
+    }
+    fn not(&mut self, a: &TermId, _width: u32) -> TermId {
+        self.complement(*a)
+    }
+    fn compare(&mut self, op: BvCmp, a: &TermId, b: &TermId, _width: u32) -> TermId {
+        self.compare_op(op, *a, *b)
+    }
+    fn ite(&mut self, cond: &TermId, then: &TermId, otherwise: &TermId, _width: u32) -> TermId {
+        self.choose(*cond, *then, *otherwise)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_of_a_concatenation_are_its_pieces() {
+        let mut t = Terms::default();
+        let a = t.input(0, 16);
+        let b = t.input(1, 16);
+        let j = t.join(a, b);
+        assert_eq!(t.slice(j, 31, 16), a);
+        assert_eq!(t.slice(j, 15, 0), b);
+        let lo = t.slice(a, 7, 0);
+        let hi = t.slice(a, 15, 8);
+        assert_eq!(t.join(hi, lo), a);
+    }
+
+    #[test]
+    fn low_bits_of_a_wide_sum_are_a_narrow_sum() {
+        let mut t = Terms::default();
+        let (a, b) = (t.input(0, 8), t.input(1, 8));
+        let (wa, wb) = (t.extend(a, 16, true), t.extend(b, 16, true));
+        let s = t.binary_op(BvBinOp::Add, wa, wb);
+        let low = t.slice(s, 7, 0);
+        assert_eq!(t.node(low), &Node::Bin { op: BvBinOp::Add, a, b });
+    }
+}
