@@ -29,6 +29,7 @@ MlirStringRef hydride_cpu_problem(MlirStringRef target, MlirStringRef cpu); // e
 bool hydride_run_rewrite(MlirOperation root, size_t index, const HydrideLowerOptions *options);
 bool hydride_autollvm_to_target(MlirOperation root, MlirStringRef isa);
 bool hydride_target_to_llvm(MlirOperation root, MlirStringRef isa);
+bool hydride_expand(MlirOperation root, MlirStringRef isa); // isa empty: autollvm
 void hydride_insert_autollvm(mlir::DialectRegistry *registry); // compiled from ODS (autollvm.cpp)
 }
 namespace hydride { mlir::LogicalResult verifyVariant(mlir::Operation *op); } // autollvm.cpp
@@ -153,6 +154,7 @@ HYDRIDE_REWRITE_PASS(SearchRewrite, HYDRIDE_TARGET_OPTIONS(Option) HYDRIDE_PROOF
 };
 HYDRIDE_PASS(ToTarget) bool run(MlirOperation root) { return hydride_autollvm_to_target(root, wrap(llvm::StringRef(subject))); } };
 HYDRIDE_PASS(ToLLVM) bool run(MlirOperation root) { return hydride_target_to_llvm(root, wrap(llvm::StringRef(subject))); } };
+HYDRIDE_PASS(Expand) bool run(MlirOperation root) { return hydride_expand(root, wrap(llvm::StringRef(subject))); } };
 
 // The rewrite `index` of Rust's table, with lower-to-autollvm's options if given.
 std::unique_ptr<mlir::Pass> rewritePass(size_t index, const LowerOptions *options) {
@@ -194,6 +196,8 @@ extern "C" void hydride_register_passes(const HydrideDialect *all, size_t count)
         return mlir::success();
       },
       [](llvm::function_ref<void(const mlir::detail::PassOptions &)> handler) { handler(LowerOptions()); });
+  mlir::registerPass([] { return std::make_unique<Expand>("expand-autollvm", "Replace each autollvm op by the vector/arith ops "
+      "that compute its semantics (its instruction's, generated from the semantics IR): portable code for any target", "", ""); });
   const HydrideIsa *all_isas = hydride_isas(&isas);
   for (const HydrideIsa &isa : llvm::ArrayRef(all_isas, isas)) {
     std::string name(unwrap(isa.name)), title(unwrap(isa.title)), first(unwrap(isa.defaultTarget)), dialect = "hydride_" + name;
@@ -202,6 +206,9 @@ extern "C" void hydride_register_passes(const HydrideDialect *all, size_t count)
     mlir::registerPass([=] { return std::make_unique<ToLLVM>("convert-hydride-" + name + "-to-llvm", "Replace each " + dialect +
         " op by what clang emits for its " + title + " intrinsic: a call of its LLVM intrinsic (a select for mask forms) or a "
         "generic instruction", "llvm", name); });
+    mlir::registerPass([=] { return std::make_unique<Expand>("expand-hydride-" + name, "Replace each " + dialect + " op by the "
+        "vector/arith ops that compute its instruction's semantics (generated from the semantics IR), for its immediates",
+        "", name); });
     // Synthesis for the target, the ISA's conversions, then upstream's to the LLVM dialect.
     mlir::PassPipelineRegistration<PipelineOptions>("hydride-" + name + "-to-llvm", "lower-to-autollvm{target=…} (default " + first +
         "), convert-autollvm-to-" + name + ", convert-hydride-" + name + "-to-llvm, then the upstream vector/arith/ub/func "

@@ -4,7 +4,7 @@
 //! generated ops' verifier). Nothing crosses as text but names.
 #![allow(unsafe_code)]
 
-use crate::ir::{raw, read, rewrites, to_llvm, to_target};
+use crate::ir::{expand, raw, read, rewrites, to_llvm, to_target};
 use crate::synth::target::{target_help, Isa, Target};
 use crate::synth::{cache, lower};
 use crate::variants::{VariantError, VariantTable};
@@ -337,4 +337,23 @@ pub fn run_opt_main() -> i32 {
     // SAFETY: argv holds argc valid NUL-terminated strings followed by NULL,
     // alive until the call returns; the definitions are 'static.
     unsafe { hydride_opt_main(args.len() as c_int, argv.as_mut_ptr(), all.as_ptr(), all.len()) }
+}
+
+/// `expand-autollvm` (`which` empty) or `expand-hydride-<isa>` (`which`
+/// the ISA's name) on the root op.
+///
+/// # Safety
+/// `which` is a readable string for the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hydride_expand(root: MlirOperation, which: MlirStringRef) -> bool {
+    // SAFETY: guaranteed by the caller.
+    let name = unsafe { raw::string(which) };
+    let (expanded, pass) = if name.is_empty() {
+        (expand::Expanded::Autollvm, "expand-autollvm".to_string())
+    } else {
+        // SAFETY: guaranteed by the caller.
+        let Some(isa) = (unsafe { isa_of(root, which) }) else { return false };
+        (expand::Expanded::Isa(isa), format!("expand-hydride-{}", isa.name()))
+    };
+    guarded(root, &pass, |context, op| expand::run(context, op, expanded).is_ok())
 }

@@ -9,6 +9,7 @@ pub mod contract_elementwise;
 pub mod deinterleaved_extrema;
 pub mod divide_by_constant;
 pub mod equal_weights;
+pub mod expand;
 pub mod even_odd;
 pub mod failure;
 pub mod in_place_widening;
