@@ -106,11 +106,31 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
         designs.push(o.dialect.clone());
     }
     write(&opts.out.join("op-variants.json"), &variant_table(&designs.iter().collect::<Vec<_>>())?)?;
+    write(&opts.out.join("expansions.json"), &expansions_report(&isas, &designs[0], progress)?)?;
     for design in &designs {
         let path = opts.lit_dir.join("Dialect").join(&design.name).join("roundtrip.mlir");
         write(&path, &render(&opts.templates.join("roundtrip.mlir.tera"), design)?)?;
     }
     Ok(GenSummary { isas, autollvm_ops })
+}
+
+/// `expansions.json`: every instruction of every ISA expanded and checked
+/// against its semantics ([`crate::expand::report`]).
+fn expansions_report(
+    isas: &[(&str, IsaOutput)],
+    autollvm: &DialectDesign,
+    progress: &dyn Progress,
+) -> Result<String, GenError> {
+    let instructions: usize = isas.iter().map(|(_, o)| o.semantics.len()).sum();
+    progress.update("expansions", 0, instructions);
+    let per_isa: Vec<_> = isas
+        .iter()
+        .map(|(_, o)| (o.dialect.name.clone(), crate::expand::report::isa_expansions(&o.dialect.name, &o.semantics)))
+        .collect();
+    progress.update("expansions", instructions, instructions);
+    let mut expansions = crate::expand::report::report(autollvm, &per_isa);
+    expansions["_generated_by"] = GENERATED_BY.into();
+    Ok(serde_json::to_string_pretty(&expansions)? + "\n")
 }
 
 /// One ISA through the pipeline: its front end, its classes, its target

@@ -21391,7 +21391,7 @@ vrshr_n_s8(a: vec<8 x u8>, n: imm<1 x u4> decodes 4 bits) -> ret: vec<8 x u8>
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v8i8`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.srshl.v8i8`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I8]>:$a,
@@ -21417,7 +21417,7 @@ vrshrq_n_s8(a: vec<16 x u8>, n: imm<1 x u4> decodes 4 bits) -> ret: vec<16 x u8>
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v16i8`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.srshl.v16i8`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I8]>:$a,
@@ -21443,7 +21443,7 @@ vrshr_n_s16(a: vec<4 x u16>, n: imm<1 x u5> decodes 5 bits) -> ret: vec<4 x u16>
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v4i16`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.srshl.v4i16`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I16]>:$a,
@@ -21469,7 +21469,7 @@ vrshrq_n_s16(a: vec<8 x u16>, n: imm<1 x u5> decodes 5 bits) -> ret: vec<8 x u16
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v8i16`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.srshl.v8i16`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$a,
@@ -21495,7 +21495,7 @@ vrshr_n_s32(a: vec<2 x u32>, n: imm<1 x u6> decodes 6 bits) -> ret: vec<2 x u32>
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v2i32`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.srshl.v2i32`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I32]>:$a,
@@ -21521,7 +21521,7 @@ vrshrq_n_s32(a: vec<4 x u32>, n: imm<1 x u6> decodes 6 bits) -> ret: vec<4 x u32
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v4i32`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.srshl.v4i32`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$a,
@@ -21547,7 +21547,7 @@ vrshr_n_s64(a: scalar<1 x u64>, n: imm<1 x u7> decodes 7 bits) -> ret: scalar<1 
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v1i64`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.srshl.v1i64`; needs neon.
   }];
   let arguments = (ins
     I64:$a,
@@ -21573,7 +21573,7 @@ vrshrq_n_s64(a: vec<2 x u64>, n: imm<1 x u7> decodes 7 bits) -> ret: vec<2 x u64
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.srshl.v2i64`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.srshl.v2i64`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$a,
@@ -21599,7 +21599,7 @@ vrshr_n_u8(a: vec<8 x u8>, n: imm<1 x u4> decodes 4 bits) -> ret: vec<8 x u8>
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v8i8`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.urshl.v8i8`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I8]>:$a,
@@ -21625,7 +21625,7 @@ vrshrq_n_u8(a: vec<16 x u8>, n: imm<1 x u4> decodes 4 bits) -> ret: vec<16 x u8>
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v16i8`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.urshl.v16i8`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I8]>:$a,
@@ -21651,7 +21651,7 @@ vrshr_n_u16(a: vec<4 x u16>, n: imm<1 x u5> decodes 5 bits) -> ret: vec<4 x u16>
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v4i16`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.urshl.v4i16`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I16]>:$a,
@@ -21677,7 +21677,7 @@ vrshrq_n_u16(a: vec<8 x u16>, n: imm<1 x u5> decodes 5 bits) -> ret: vec<8 x u16
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v8i16`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.urshl.v8i16`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$a,
@@ -21703,7 +21703,7 @@ vrshr_n_u32(a: vec<2 x u32>, n: imm<1 x u6> decodes 6 bits) -> ret: vec<2 x u32>
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v2i32`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.urshl.v2i32`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I32]>:$a,
@@ -21729,7 +21729,7 @@ vrshrq_n_u32(a: vec<4 x u32>, n: imm<1 x u6> decodes 6 bits) -> ret: vec<4 x u32
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v4i32`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.urshl.v4i32`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$a,
@@ -21755,7 +21755,7 @@ vrshr_n_u64(a: scalar<1 x u64>, n: imm<1 x u7> decodes 7 bits) -> ret: scalar<1 
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v1i64`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.urshl.v1i64`; needs neon.
   }];
   let arguments = (ins
     I64:$a,
@@ -21781,7 +21781,7 @@ vrshrq_n_u64(a: vec<2 x u64>, n: imm<1 x u7> decodes 7 bits) -> ret: vec<2 x u64
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.urshl.v2i64`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.urshl.v2i64`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$a,
@@ -22848,7 +22848,7 @@ vqshl_n_s8(a: vec<8 x u8>, n: imm<1 x u3> decodes 3 bits) -> ret: vec<8 x u8>
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v8i8`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.sqshl.v8i8`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I8]>:$a,
@@ -22873,7 +22873,7 @@ vqshlq_n_s8(a: vec<16 x u8>, n: imm<1 x u3> decodes 3 bits) -> ret: vec<16 x u8>
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v16i8`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.sqshl.v16i8`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I8]>:$a,
@@ -22898,7 +22898,7 @@ vqshl_n_s16(a: vec<4 x u16>, n: imm<1 x u4> decodes 4 bits) -> ret: vec<4 x u16>
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v4i16`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.sqshl.v4i16`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I16]>:$a,
@@ -22923,7 +22923,7 @@ vqshlq_n_s16(a: vec<8 x u16>, n: imm<1 x u4> decodes 4 bits) -> ret: vec<8 x u16
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v8i16`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.sqshl.v8i16`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$a,
@@ -22948,7 +22948,7 @@ vqshl_n_s32(a: vec<2 x u32>, n: imm<1 x u5> decodes 5 bits) -> ret: vec<2 x u32>
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v2i32`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.sqshl.v2i32`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I32]>:$a,
@@ -22973,7 +22973,7 @@ vqshlq_n_s32(a: vec<4 x u32>, n: imm<1 x u5> decodes 5 bits) -> ret: vec<4 x u32
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v4i32`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.sqshl.v4i32`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$a,
@@ -22998,7 +22998,7 @@ vqshl_n_s64(a: scalar<1 x u64>, n: imm<1 x u6> decodes 6 bits) -> ret: scalar<1 
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v1i64`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.sqshl.v1i64`; needs neon.
   }];
   let arguments = (ins
     I64:$a,
@@ -23023,7 +23023,7 @@ vqshlq_n_s64(a: vec<2 x u64>, n: imm<1 x u6> decodes 6 bits) -> ret: vec<2 x u64
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshl.v2i64`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.sqshl.v2i64`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$a,
@@ -23048,7 +23048,7 @@ vqshl_n_u8(a: vec<8 x u8>, n: imm<1 x u3> decodes 3 bits) -> ret: vec<8 x u8>
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v8i8`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.uqshl.v8i8`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I8]>:$a,
@@ -23073,7 +23073,7 @@ vqshlq_n_u8(a: vec<16 x u8>, n: imm<1 x u3> decodes 3 bits) -> ret: vec<16 x u8>
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v16i8`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.uqshl.v16i8`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I8]>:$a,
@@ -23098,7 +23098,7 @@ vqshl_n_u16(a: vec<4 x u16>, n: imm<1 x u4> decodes 4 bits) -> ret: vec<4 x u16>
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v4i16`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.uqshl.v4i16`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I16]>:$a,
@@ -23123,7 +23123,7 @@ vqshlq_n_u16(a: vec<8 x u16>, n: imm<1 x u4> decodes 4 bits) -> ret: vec<8 x u16
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v8i16`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.uqshl.v8i16`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$a,
@@ -23148,7 +23148,7 @@ vqshl_n_u32(a: vec<2 x u32>, n: imm<1 x u5> decodes 5 bits) -> ret: vec<2 x u32>
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v2i32`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.uqshl.v2i32`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I32]>:$a,
@@ -23173,7 +23173,7 @@ vqshlq_n_u32(a: vec<4 x u32>, n: imm<1 x u5> decodes 5 bits) -> ret: vec<4 x u32
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v4i32`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.uqshl.v4i32`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$a,
@@ -23198,7 +23198,7 @@ vqshl_n_u64(a: scalar<1 x u64>, n: imm<1 x u6> decodes 6 bits) -> ret: scalar<1 
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v1i64`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.uqshl.v1i64`; needs neon.
   }];
   let arguments = (ins
     I64:$a,
@@ -23223,7 +23223,7 @@ vqshlq_n_u64(a: vec<2 x u64>, n: imm<1 x u6> decodes 6 bits) -> ret: vec<2 x u64
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.uqshl.v2i64`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.uqshl.v2i64`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$a,
@@ -23448,7 +23448,7 @@ vqshlu_n_s8(a: vec<8 x u8>, n: imm<1 x u3> decodes 3 bits) -> ret: vec<8 x u8>
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v8i8`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.sqshlu.v8i8`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I8]>:$a,
@@ -23473,7 +23473,7 @@ vqshluq_n_s8(a: vec<16 x u8>, n: imm<1 x u3> decodes 3 bits) -> ret: vec<16 x u8
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v16i8`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.sqshlu.v16i8`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[16], [I8]>:$a,
@@ -23498,7 +23498,7 @@ vqshlu_n_s16(a: vec<4 x u16>, n: imm<1 x u4> decodes 4 bits) -> ret: vec<4 x u16
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v4i16`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.sqshlu.v4i16`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I16]>:$a,
@@ -23523,7 +23523,7 @@ vqshluq_n_s16(a: vec<8 x u16>, n: imm<1 x u4> decodes 4 bits) -> ret: vec<8 x u1
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v8i16`; needs neon.
+Lowers to LLVM as clang-22's IR (per value of its immediate), calling `llvm.aarch64.neon.sqshlu.v8i16`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[8], [I16]>:$a,
@@ -23548,7 +23548,7 @@ vqshlu_n_s32(a: vec<2 x u32>, n: imm<1 x u5> decodes 5 bits) -> ret: vec<2 x u32
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v2i32`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.sqshlu.v2i32`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I32]>:$a,
@@ -23573,7 +23573,7 @@ vqshluq_n_s32(a: vec<4 x u32>, n: imm<1 x u5> decodes 5 bits) -> ret: vec<4 x u3
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v4i32`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.sqshlu.v4i32`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[4], [I32]>:$a,
@@ -23598,7 +23598,7 @@ vqshlu_n_s64(a: scalar<1 x u64>, n: imm<1 x u6> decodes 6 bits) -> ret: scalar<1
   d_out := ZeroExtend(result, 128)
   ret := d_out[63:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v1i64`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.sqshlu.v1i64`; needs neon.
   }];
   let arguments = (ins
     I64:$a,
@@ -23623,7 +23623,7 @@ vqshluq_n_s64(a: vec<2 x u64>, n: imm<1 x u6> decodes 6 bits) -> ret: vec<2 x u6
   d_out := ZeroExtend(result, 128)
   ret := d_out[127:0]
 ```
-Lowers to LLVM as a call of `llvm.aarch64.neon.sqshlu.v2i64`; needs neon.
+Lowers to LLVM as clang-22's IR (with its immediate's value in place), calling `llvm.aarch64.neon.sqshlu.v2i64`; needs neon.
   }];
   let arguments = (ins
     VectorOfLengthAndType<[2], [I64]>:$a,

@@ -12,6 +12,7 @@ pub mod host_cpu;
 pub mod ir;
 pub mod lines;
 pub mod llvm_lowering;
+pub mod recovery;
 pub mod synth;
 pub mod table_error;
 pub mod targets;

@@ -11,6 +11,7 @@ mod binary;
 pub mod check;
 mod error;
 pub mod program;
+pub mod report;
 pub mod run;
 pub mod terms;
 mod vectorize;

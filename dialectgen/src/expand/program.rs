@@ -94,12 +94,13 @@ impl Expansion {
             let operands: Vec<String> = op.operands.iter().map(|&v| name_of(v)).collect();
             let operand_types: Vec<String> = op.operands.iter().map(|&v| self.type_of(v).to_string()).collect();
             let attributes: Vec<String> = op.attributes.iter().map(|(n, a)| format!("{n} = {a}")).collect();
+            let properties =
+                if attributes.is_empty() { String::new() } else { format!(" <{{{}}}>", attributes.join(", ")) };
             let _ = writeln!(
                 out,
-                "  %{k} = \"{}\"({}) <{{{}}}> : ({}) -> {}",
+                "  %{k} = \"{}\"({}){properties} : ({}) -> {}",
                 op.name,
                 operands.join(", "),
-                attributes.join(", "),
                 operand_types.join(", "),
                 op.result
             );

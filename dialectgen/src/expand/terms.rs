@@ -147,6 +147,7 @@ impl Terms {
     }
 
     fn slice_of(&mut self, x: TermId, hi: u32, lo: u32) -> TermId {
+        let width = self.width(x);
         let w = hi - lo + 1;
         match self.node(x).clone() {
             Node::Lit(v) => self.lit(v >> lo, w),
@@ -188,7 +189,21 @@ impl Terms {
                 let a = self.slice(a, hi, lo);
                 self.complement(a)
             }
-            Node::Ite { c, t, e } => {
+            // A slice of a shift by a constant is a slice of what is shifted.
+            Node::Bin { op: op @ (BvBinOp::LShr | BvBinOp::AShr | BvBinOp::Shl), a, b }
+                if self.literal_of(b).is_some_and(|k| *k < BigUint::from(width)) =>
+            {
+                let k = u32::try_from(self.literal_of(b).expect("a literal")).expect("below the width");
+                match op {
+                    BvBinOp::Shl if lo >= k => self.slice(a, hi - k, lo - k),
+                    BvBinOp::Shl if hi < k => self.lit(BigUint::zero(), w),
+                    BvBinOp::LShr | BvBinOp::AShr if hi + k < width => self.slice(a, hi + k, lo + k),
+                    BvBinOp::LShr if lo + k >= width => self.lit(BigUint::zero(), w),
+                    _ => self.intern(Node::Extract { x, hi, lo }, w),
+                }
+            }
+            // A minimum or maximum stays whole: its slice is a truncation of it.
+            Node::Ite { c, t, e } if !self.is_extremum(c, t, e) => {
                 let (t, e) = (self.slice(t, hi, lo), self.slice(e, hi, lo));
                 self.choose(c, t, e)
             }
@@ -274,12 +289,63 @@ impl Terms {
         if t == e {
             return t;
         }
+        if let Some(clamped) = self.clamp(c, t, e) {
+            return clamped;
+        }
         let w = self.width(t);
         // `c ? 1 : 0` of one bit is `c`.
         if w == 1 && self.literal_of(t).is_some_and(One::is_one) && self.literal_of(e).is_some_and(Zero::is_zero) {
             return c;
         }
         self.intern(Node::Ite { c, t, e }, w)
+    }
+}
+
+impl Terms {
+    /// Whether `c ? t : e` is a minimum or maximum: `c` compares `t` and `e`.
+    fn is_extremum(&self, c: TermId, t: TermId, e: TermId) -> bool {
+        matches!(self.node(c), Node::Cmp { op: BvCmp::Slt | BvCmp::Ult | BvCmp::Sle | BvCmp::Ule, a, b }
+            if (*a, *b) == (t, e) || (*a, *b) == (e, t))
+    }
+
+    /// A saturation written as tests, `s < L ? l : (H < s ? h : low(s))`
+    /// (either test first, `l` and `h` the bounds cut to the result's
+    /// width, `L <= H`): the low bits of `max(min(s, H), L)`, the form
+    /// code writes a clamp in.
+    fn clamp(&mut self, c: TermId, t: TermId, e: TermId) -> Option<TermId> {
+        let Node::Ite { c: c2, t: t2, e: e2 } = self.node(e).clone() else { return None };
+        let Node::Cmp { op, a: a1, b: b1 } = self.node(c).clone() else { return None };
+        let Node::Cmp { op: op2, a: a2, b: b2 } = self.node(c2).clone() else { return None };
+        if op != op2 || !matches!(op, BvCmp::Slt | BvCmp::Ult) {
+            return None;
+        }
+        let is_lit = |x: TermId| self.literal_of(x).is_some();
+        // (value, low bound, high bound, low result, high result)
+        let (s, lo, hi, l, h) = if a1 == b2 && is_lit(b1) && is_lit(a2) {
+            (a1, b1, a2, t, t2)
+        } else if b1 == a2 && is_lit(a1) && is_lit(b2) {
+            (b1, b2, a1, t2, t)
+        } else {
+            return None;
+        };
+        let (w, ws) = (self.width(t), self.width(s));
+        if ws < w || e2 != self.slice(s, w - 1, 0) {
+            return None;
+        }
+        let (lv, hv) = (self.literal_of(lo)?.clone(), self.literal_of(hi)?.clone());
+        let cut = |v: &BigUint| v & all_ones(w);
+        if self.literal_of(l) != Some(&cut(&lv)) || self.literal_of(h) != Some(&cut(&hv)) {
+            return None;
+        }
+        let ordered = Concrete.compare(if op == BvCmp::Slt { BvCmp::Sle } else { BvCmp::Ule }, &lv, &hv, ws);
+        if ordered.is_zero() {
+            return None;
+        }
+        let below_high = self.compare_op(op, hi, s);
+        let min = self.intern(Node::Ite { c: below_high, t: hi, e: s }, ws);
+        let below_low = self.compare_op(op, min, lo);
+        let max = self.intern(Node::Ite { c: below_low, t: lo, e: min }, ws);
+        Some(if ws == w { max } else { self.intern(Node::Extract { x: max, hi: w - 1, lo: 0 }, w) })
     }
 }
 
@@ -333,6 +399,31 @@ mod tests {
         let lo = t.slice(a, 7, 0);
         let hi = t.slice(a, 15, 8);
         assert_eq!(t.join(hi, lo), a);
+    }
+
+    #[test]
+    fn a_saturation_by_tests_is_a_clamp() {
+        let mut t = Terms::default();
+        let (a, b) = (t.input(0, 8), t.input(1, 8));
+        let (wa, wb) = (t.extend(a, 9, true), t.extend(b, 9, true));
+        let s = t.binary_op(BvBinOp::Add, wa, wb);
+        let (lo9, hi9) = (t.lit(BigUint::from(0x180u32), 9), t.lit(BigUint::from(127u32), 9));
+        let (lo8, hi8) = (t.lit(BigUint::from(0x80u32), 8), t.lit(BigUint::from(127u32), 8));
+        let low = t.slice(s, 7, 0);
+        let above = t.compare_op(BvCmp::Slt, hi9, s);
+        let inner = t.choose(above, hi8, low);
+        let below = t.compare_op(BvCmp::Slt, s, lo9);
+        let r = t.choose(below, lo8, inner);
+        // The low 8 bits of max(min(s, 127), -128), the slice not pushed into it.
+        let Node::Extract { x: max, hi: 7, lo: 0 } = *t.node(r) else { panic!("a truncation: {:?}", t.node(r)) };
+        let Node::Ite { c, t: bound, e: min } = *t.node(max) else { panic!("a maximum") };
+        assert_eq!(bound, lo9);
+        assert_eq!(t.node(c), &Node::Cmp { op: BvCmp::Slt, a: min, b: lo9 });
+        assert!(matches!(*t.node(min), Node::Ite { t: h, e, .. } if h == hi9 && e == s));
+        // Results other than the bounds are no clamp.
+        let swapped = t.choose(above, lo8, low);
+        let r2 = t.choose(below, hi8, swapped);
+        assert!(matches!(t.node(r2), Node::Ite { .. }));
     }
 
     #[test]

@@ -137,7 +137,8 @@ impl<'t> Vectorizer<'t> {
         if let Some(v) = self.memo.get(lanes) {
             return Ok(*v);
         }
-        let v = if lanes.len() > 1 && lanes.iter().all(|&t| t == lanes[0]) {
+        let literal = self.terms.literal_of(lanes[0]).is_some();
+        let v = if lanes.len() > 1 && !literal && lanes.iter().all(|&t| t == lanes[0]) {
             let one = self.vectorize(&lanes[..1])?;
             let ty = VTy::vector(lanes.len() as u32, self.terms.width(lanes[0]));
             self.push("vector.broadcast", vec![one], vec![], ty)?

@@ -213,12 +213,19 @@ pub fn lowerings(
         let mut l = ArmLowering::default();
         (l.llvm_intrinsics, l.llvm_ops) =
             calls_and_ops(bodies.get(&format!("hydride_f{k}")).map(Vec::as_slice).unwrap_or_default());
+        let immediates = i.args.iter().any(|a| a.range.is_some());
+        let operands = i.args.iter().filter(|a| a.range.is_none()).count();
         if let [only] = l.llvm_intrinsics.as_slice() {
             l.signature = declarations.get(only).cloned();
         }
-        let one_call = l.llvm_intrinsics.len() == 1 && l.llvm_ops.is_empty();
-        let immediates = i.args.iter().any(|a| a.range.is_some());
-        let operands = i.args.iter().filter(|a| a.range.is_none()).count();
+        // One call takes the immediate as it is only where the intrinsic has
+        // a scalar parameter for it; where clang folds it into a vector
+        // operand (`vrshr_n` is `srshl` by a splat of minus the count), the
+        // IR per value says what that operand is.
+        if immediates && !l.signature.as_ref().is_some_and(|s| takes_immediate(s, operands)) {
+            l.signature = None;
+        }
+        let one_call = l.llvm_intrinsics.len() == 1 && l.llvm_ops.is_empty() && l.signature.is_some();
         let mut snippet = |name: &str| {
             snippets.remove(name).filter(|s| s.params.len() == operands).map(|s| ArmSnippet {
                 params: s.params,
@@ -244,6 +251,12 @@ pub fn lowerings(
     Ok(result)
 }
 
+/// Whether an intrinsic of `signature` takes a call's immediate as a
+/// scalar parameter after its `operands` vector ones.
+fn takes_immediate(signature: &IntrinsicSignature, operands: usize) -> bool {
+    signature.params.len() > operands && signature.params[operands..].iter().all(|p| !p.starts_with("vector"))
+}
+
 /// An immediate of more values and no lowering yet: clang's IR, nothing
 /// folded, as a template of the value.
 fn immediate_templates(
@@ -255,7 +268,11 @@ fn immediate_templates(
     let unlowered: Vec<(usize, &Intrinsic, (i64, i64))> = intrinsics
         .iter()
         .enumerate()
-        .filter(|(_, i)| result.get(&i.name).is_some_and(|l| !(l.llvm_intrinsics.len() == 1 && l.llvm_ops.is_empty())))
+        .filter(|(_, i)| {
+            result
+                .get(&i.name)
+                .is_some_and(|l| !(l.llvm_intrinsics.len() == 1 && l.llvm_ops.is_empty() && l.signature.is_some()))
+        })
         .filter_map(|(k, i)| Some((k, *i, many_values(i)?)))
         .collect();
     if !unlowered.is_empty() {

@@ -47,7 +47,7 @@ fn generic_intrinsic(intrinsic: &str) -> Option<GenericIntrinsic> {
 pub fn op_lowering(l: &ArmLowering) -> Option<OpLowering> {
     let lowering = |body, features, generic_ir| OpLowering { body, features, select: None, generic_ir };
     match (l.llvm_intrinsics.as_slice(), l.llvm_ops.as_slice()) {
-        ([name], []) => {
+        ([name], []) if l.signature.is_some() => {
             let s = l.signature.as_ref()?;
             let signature = Signature::Given { params: s.params.clone(), result: s.result.clone() };
             let body = Body::Intrinsic { name: name.clone(), args: None, signature, generic: generic_intrinsic(name) };
