@@ -139,9 +139,12 @@ impl<'t> Vectorizer<'t> {
         }
         let literal = self.terms.literal_of(lanes[0]).is_some();
         let v = if lanes.len() > 1 && !literal && lanes.iter().all(|&t| t == lanes[0]) {
+            // One element, taken out and broadcast: a splat of a scalar.
             let one = self.vectorize(&lanes[..1])?;
-            let ty = VTy::vector(lanes.len() as u32, self.terms.width(lanes[0]));
-            self.push("vector.broadcast", vec![one], vec![], ty)?
+            let w = self.terms.width(lanes[0]);
+            let position = vec![("static_position", "array<i64: 0>".to_string())];
+            let scalar = self.push("vector.extract", vec![one], position, VTy { dims: Vec::new(), elem: w })?;
+            self.push("vector.broadcast", vec![scalar], vec![], VTy::vector(lanes.len() as u32, w))?
         } else {
             let mut groups: Vec<(Shape, Vec<usize>)> = Vec::new();
             for (i, &t) in lanes.iter().enumerate() {
