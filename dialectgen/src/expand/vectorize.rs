@@ -373,7 +373,6 @@ impl<'t> Vectorizer<'t> {
         let picks: Vec<(usize, u32)> =
             slices.iter().flat_map(|&(arg, lo)| (0..sub).map(move |s| (arg, lo / g + s))).collect();
         let mut args: Vec<usize> = picks.iter().map(|p| p.0).collect();
-        args.dedup();
         args.sort_unstable();
         args.dedup();
         let v = if args.len() <= 2 {

@@ -13,7 +13,6 @@ use crate::synth::attr::Attr;
 use crate::synth::grammar::op_instruction;
 use crate::synth::target::Isa;
 use crate::synth::types::Ty;
-use crate::variants::VariantTable;
 use dialectgen::expand::{expand, ExpandError, Expansion, Input, VTy, ValueRef};
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, OperationRef, Value, ValueLike};
@@ -69,26 +68,15 @@ pub fn run(context: &Context, root: OperationRef, which: Expanded) -> Result<(),
 type Instruction<'c, 'a> = (String, Vec<Value<'c, 'a>>, Vec<(String, Attribute<'c>)>);
 
 fn instruction<'c, 'a>(op: OperationRef<'c, 'a>, which: Expanded) -> Result<Instruction<'c, 'a>, ExpandFailure> {
-    let all_operands = |op: OperationRef<'c, 'a>| -> Result<Vec<Value<'c, 'a>>, ExpandFailure> {
-        (0..op.operand_count()).map(|k| op.operand(k).map_err(|e| RewriteError::from(e).into())).collect()
-    };
     if let Expanded::Isa(_) = which {
+        let operands = (0..op.operand_count()).map(|k| op.operand(k)).collect::<Result<Vec<_>, _>>();
         let attrs = op.attributes().map(|(n, a)| (n.as_string_ref().as_str().unwrap_or_default().to_string(), a));
-        return Ok((read::name(&op), all_operands(op)?, attrs.collect()));
+        return Ok((read::name(&op), operands.map_err(RewriteError::from)?, attrs.collect()));
     }
-    let table = VariantTable::embedded().map_err(RewriteError::from)?;
-    let instance = read::instance(&op);
-    let target = Isa::all()
-        .find_map(|isa| table.target_in(&instance, &isa.dialect()).ok())
-        .ok_or(ExpandFailure::NoInstruction)?;
-    let operands = all_operands(op)?;
-    let mut attributes = Vec::new();
-    for (name, class_attr) in target.attributes.iter().filter(|(n, _)| !n.is_empty()) {
-        let value = op.attribute(class_attr).map_err(|_| ExpandFailure::MissingImmediate(class_attr.clone()))?;
-        attributes.push((name.clone(), value));
-    }
-    let operands = target.operands.iter().map(|&k| operands[k]).collect();
-    Ok((target.op.clone(), operands, attributes))
+    // Any ISA's instruction: the members of a class compute one function at the same numbers.
+    Isa::all()
+        .find_map(|isa| super::to_target::target_parts(op, &isa.dialect()).ok())
+        .ok_or(ExpandFailure::NoInstruction)
 }
 
 /// The names of `op`'s integer attributes in its instruction's argument

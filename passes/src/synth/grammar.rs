@@ -339,11 +339,17 @@ pub fn instruction_semantics(isa: Isa, intrinsic: &str) -> Result<(Semantics, Ve
         .into_iter()
         .find(|l| l.contains(&quoted))
         .ok_or_else(|| TableError::NotInDatabase(key.clone()))?;
+    let (class, member) = class_member(line, &key)?;
+    Ok((member_semantics(class.get(), &member), member.arg_order))
+}
+
+/// The class on database line `line` and its member `key` (`<isa>/<intrinsic>`).
+fn class_member(line: &'static str, key: &str) -> Result<(Arc<LazyClass>, ClassMember), TableError> {
     let db_class: DbClass<'static> = serde_json::from_str(line).map_err(|e| TableError::Database(e.to_string()))?;
     let (class, _, members) = db_class.split()?;
     let (member, _) =
-        members.into_iter().find(|(m, _)| m.intrinsic == key).ok_or_else(|| TableError::NoMember(key.clone()))?;
-    Ok((member_semantics(class.get(), &member), member.arg_order))
+        members.into_iter().find(|(m, _)| m.intrinsic == key).ok_or_else(|| TableError::NoMember(key.to_string()))?;
+    Ok((class, member))
 }
 
 /// The class database's class lines (`{…},` between the opening line and
@@ -556,10 +562,7 @@ pub fn op_instruction(op: &str) -> Result<(Semantics, Vec<usize>), TableError> {
         index
     });
     let (line, key) = index.get(op).ok_or_else(|| TableError::NotInDatabase(op.to_string()))?;
-    let db_class: DbClass<'static> = serde_json::from_str(line).map_err(|e| TableError::Database(e.to_string()))?;
-    let (class, _, members) = db_class.split()?;
-    let (member, _) =
-        members.into_iter().find(|(m, _)| m.intrinsic == *key).ok_or_else(|| TableError::NoMember(key.clone()))?;
+    let (class, member) = class_member(line, key)?;
     let plain = member_semantics(class.get(), &member);
     let sem = match &member.mask {
         Some(shape) => dialectgen::classify::mask::apply_mask(&plain, member.masking, shape),
