@@ -16,7 +16,7 @@
 
 extern "C" {
 struct HydrideDialect { MlirStringRef name, irdl; };
-struct HydrideLowerOptions { MlirStringRef target, cpu, cacheDir; bool remarks; unsigned proofMs, windowMs, blockMs, maxOps, twoStep; };
+struct HydrideLowerOptions { MlirStringRef target, cpu, cacheDir; bool remarks; unsigned proofMs, windowMs, blockMs, maxOps, twoStep, coneOps; };
 // A rewrite of lower-to-autollvm (src/ir/rewrites.rs); `options`: 0 target and remarks, 1 also proofs, 2 also search.
 struct HydrideRewrite { MlirStringRef argument, description; unsigned options; };
 struct HydrideIsa { MlirStringRef name, title, defaultTarget; }; // the ISA registry (src/targets.rs)
@@ -74,7 +74,8 @@ extern "C" MlirAttribute hydride_int_attr(MlirType type, uint64_t low, uint64_t 
 }
 
 namespace {
-constexpr unsigned proofMsDefault = 20000, windowMsDefault = 60000, blockMsDefault = 20000, maxOpsDefault = 16, twoStepDefault = 8000;
+constexpr unsigned proofMsDefault = 20000, windowMsDefault = 60000, blockMsDefault = 20000, maxOpsDefault = 16, twoStepDefault = 8000,
+                   coneOpsDefault = 4096;
 #define HYDRIDE_TARGET_OPTIONS(Option) \
   Option<std::string> target{*this, "target", llvm::cl::desc(unwrap(hydride_target_help())), llvm::cl::init("native")}; \
   Option<std::string> cpu{*this, "cpu", llvm::cl::desc(unwrap(hydride_cpu_help()))}; \
@@ -89,7 +90,10 @@ constexpr unsigned proofMsDefault = 20000, windowMsDefault = 60000, blockMsDefau
       "windows are left unchanged (counted in its summary remark)"), llvm::cl::init(blockMsDefault)}; \
   Option<unsigned> maxOps{*this, "max-ops", llvm::cl::desc("Largest window, in ops"), llvm::cl::init(maxOpsDefault)}; \
   Option<unsigned> twoStep{*this, "two-step-budget", llvm::cl::desc("Pairings of a second instruction with an intermediate value " \
-      "screened per window (0: one instruction only)"), llvm::cl::init(twoStepDefault)};
+      "screened per window (0: one instruction only)"), llvm::cl::init(twoStepDefault)}; \
+  Option<unsigned> coneOps{*this, "cone-ops", llvm::cl::desc("Largest cone (all a value is computed from in its " \
+      "block) searched whole where the windows at its root find nothing and one instruction can read its inputs " \
+      "(0: none)"), llvm::cl::init(coneOpsDefault)};
 
 // A pass that is one Rust function over its root, named at registration from Rust's tables; `output`: the dialect it
 // creates besides arith and vector (only that one is loaded).
@@ -122,7 +126,8 @@ struct LowerOptions : mlir::PassPipelineOptions<LowerOptions> {
 // A rewrite pass declares the options its set reads; the others keep lower-to-autollvm's defaults.
 #define HYDRIDE_REWRITE_PASS(Name, Options) HYDRIDE_PASS(Name) Options \
   bool run(MlirOperation root) { \
-    HydrideLowerOptions o{{}, {}, {}, false, proofMsDefault, windowMsDefault, blockMsDefault, maxOpsDefault, twoStepDefault}; \
+    HydrideLowerOptions o{{}, {}, {}, false, proofMsDefault, windowMsDefault, blockMsDefault, maxOpsDefault, twoStepDefault, \
+      coneOpsDefault}; \
     std::string t, c, d; read(o, t, c, d); \
     return hydride_run_rewrite(root, std::stoul(subject), &o); \
   }
@@ -145,11 +150,12 @@ HYDRIDE_REWRITE_PASS(SearchRewrite, HYDRIDE_TARGET_OPTIONS(Option) HYDRIDE_PROOF
   void read(HydrideLowerOptions &o, std::string &t, std::string &c, std::string &d) {
     t = target; c = cpu; d = cacheDir;
     o = {wrap(llvm::StringRef(t)), wrap(llvm::StringRef(c)), wrap(llvm::StringRef(d)), remarks, proofMs, windowMs, blockMs,
-         maxOps, twoStep};
+         maxOps, twoStep, coneOps};
   }
   void set(const LowerOptions &l) {
     target = l.target; cpu = l.cpu; remarks = l.remarks; cacheDir = l.cacheDir; proofMs = l.proofMs;
     windowMs = l.windowMs; blockMs = l.blockMs; maxOps = l.maxOps; twoStep = l.twoStep;
+    coneOps = l.coneOps;
   }
 };
 HYDRIDE_PASS(ToTarget) bool run(MlirOperation root) { return hydride_autollvm_to_target(root, wrap(llvm::StringRef(subject))); } };

@@ -32,6 +32,7 @@ pub struct LowerOptions {
     pub block_ms: u32,
     pub max_ops: u32,
     pub two_step_budget: u32,
+    pub cone_ops: u32,
 }
 
 // SAFETY: the definitions are 'static and never written; the raw pointers
@@ -276,6 +277,7 @@ pub unsafe extern "C" fn hydride_run_rewrite(root: MlirOperation, index: usize, 
             u64::from(o.block_ms),
             o.max_ops as usize,
             o.two_step_budget as usize,
+            o.cone_ops as usize,
             cache::Cache::new(dir.as_deref(), cache::default_key_path().and_then(|p| cache::memo_key(&p))),
         );
         match options {

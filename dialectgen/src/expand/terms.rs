@@ -8,7 +8,7 @@
 use crate::eval::domain::{BvBinOp, BvCmp, Domain};
 use crate::eval::Concrete;
 use num_bigint::BigUint;
-use num_traits::{One, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 use std::collections::HashMap;
 
 /// A term's index in its [`Terms`].
@@ -199,6 +199,17 @@ impl Terms {
                     BvBinOp::Shl if hi < k => self.lit(BigUint::zero(), w),
                     BvBinOp::LShr | BvBinOp::AShr if hi + k < width => self.slice(a, hi + k, lo + k),
                     BvBinOp::LShr if lo + k >= width => self.lit(BigUint::zero(), w),
+                    // The low bits of a left shift are a left shift of the low bits.
+                    BvBinOp::Shl if lo == 0 => {
+                        let (a, k) = (self.slice(a, hi, 0), self.lit(BigUint::from(k), w));
+                        self.binary_op(BvBinOp::Shl, a, k)
+                    }
+                    // Bits of `a` shifted by fewer than `k` places, zeros below.
+                    BvBinOp::Shl => {
+                        let part = self.slice(a, hi - k, 0);
+                        let (part, k) = (self.extend(part, w, false), self.lit(BigUint::from(k - lo), w));
+                        self.binary_op(BvBinOp::Shl, part, k)
+                    }
                     _ => self.intern(Node::Extract { x, hi, lo }, w),
                 }
             }
@@ -225,6 +236,18 @@ impl Terms {
             // An extension of an extension of the same kind (or a zero
             // extension of a sign extension's positive-free…) is one extension.
             Node::Ext { x: y, signed: s } if s == signed || !s => self.extend(y, to, s),
+            // `x << k` of a zero extension that keeps every bit of `x`,
+            // extended, is the extension shifted (of either kind when its
+            // top bit is clear).
+            Node::Bin { op: BvBinOp::Shl, a, b } => match (self.node(a).clone(), self.literal_of(b).cloned()) {
+                (Node::Ext { x: y, signed: false }, Some(k))
+                    if k.to_u32().is_some_and(|k| self.width(y) + k < from || (!signed && self.width(y) + k == from)) =>
+                {
+                    let (y, k) = (self.extend(y, to, false), self.lit(k, to));
+                    self.binary_op(BvBinOp::Shl, y, k)
+                }
+                _ => self.intern(Node::Ext { x, signed }, to),
+            },
             _ => self.intern(Node::Ext { x, signed }, to),
         }
     }
@@ -236,6 +259,11 @@ impl Terms {
             (Node::Extract { x, hi: h1, lo: l1 }, Node::Extract { x: y, hi: h2, .. }) if x == y && l1 == h2 + 1 => {
                 let lo2 = l1 - lw;
                 self.slice(x, h1, lo2)
+            }
+            // Zeros below are a left shift, as code writes it.
+            (_, Node::Lit(l)) if l.is_zero() => {
+                let (h, k) = (self.extend(hi, hw + lw, false), self.lit(BigUint::from(lw), hw + lw));
+                self.binary_op(BvBinOp::Shl, h, k)
             }
             _ => self.intern(Node::Concat { hi, lo }, hw + lw),
         }
@@ -260,6 +288,9 @@ impl Terms {
             And if ones(self, a) => return b,
             And if ones(self, b) => return a,
             _ => {}
+        }
+        if let Some(narrow) = self.narrow_shift(op, a, b) {
+            return narrow;
         }
         self.intern(Node::Bin { op, a, b }, w)
     }
@@ -302,6 +333,29 @@ impl Terms {
 }
 
 impl Terms {
+    /// A right shift by a constant of an extension, as the shift of what
+    /// is extended, extended (`(zext x) >> k` is `zext (x >> k)`, and a
+    /// sign extension shifted arithmetically keeps its sign): the width
+    /// code computes at, where the semantics widen first.
+    fn narrow_shift(&mut self, op: BvBinOp, a: TermId, b: TermId) -> Option<TermId> {
+        let Node::Ext { x: y, signed } = self.node(a).clone() else { return None };
+        let (w, yw) = (self.width(a), self.width(y));
+        let k = self.literal_of(b)?.to_u32().unwrap_or(u32::MAX);
+        let shifted = match (op, signed) {
+            (BvBinOp::LShr | BvBinOp::AShr, false) if k >= yw => return Some(self.lit(BigUint::zero(), w)),
+            (BvBinOp::LShr | BvBinOp::AShr, false) => {
+                let k = self.lit(BigUint::from(k), yw);
+                self.binary_op(BvBinOp::LShr, y, k)
+            }
+            (BvBinOp::AShr, true) => {
+                let k = self.lit(BigUint::from(k.min(yw - 1)), yw);
+                self.binary_op(BvBinOp::AShr, y, k)
+            }
+            _ => return None,
+        };
+        Some(self.extend(shifted, w, signed))
+    }
+
     /// Whether `c ? t : e` is a minimum or maximum: `c` compares `t` and `e`.
     fn is_extremum(&self, c: TermId, t: TermId, e: TermId) -> bool {
         matches!(self.node(c), Node::Cmp { op: BvCmp::Slt | BvCmp::Ult | BvCmp::Sle | BvCmp::Ule, a, b }

@@ -178,6 +178,20 @@ fn accept(o: &BlockOp) -> bool {
 /// none.
 type Searched = (Window, usize, Result<Vec<NewOp>, Unchanged>);
 
+/// The windows searched at a root, in order: at most `max-ops` ops and
+/// eight levels, each inner value read once; the same with values read
+/// twice joined where all their readers are inside; then, where neither
+/// has a program, the root's whole cone (up to `cone-ops` ops) if one
+/// instruction can read all its inputs: code that spells out an
+/// instruction at length (a count of leading zeros as a chain of tests, a
+/// saturating shift by a register as its cases) is that instruction.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum WindowKind {
+    Bounded,
+    Joined,
+    Cone,
+}
+
 /// What the windows of one block are searched with.
 struct Search<'a> {
     flow: &'a Dataflow<'a>,
@@ -198,12 +212,19 @@ impl Search<'_> {
         let ops = flow.ops;
         let mut tried: Vec<Window> = Vec::new();
         let mut result = None;
-        for join_shared in [false, true] {
-            let window = flow.window(root, options.max_ops, 8, join_shared, &accept);
+        for kind in [WindowKind::Bounded, WindowKind::Joined, WindowKind::Cone] {
+            let window = match kind {
+                WindowKind::Bounded => flow.window(root, options.max_ops, 8, false, &accept),
+                WindowKind::Joined => flow.window(root, options.max_ops, 8, true, &accept),
+                WindowKind::Cone => flow.window(root, options.cone_ops, options.cone_ops, true, &accept),
+            };
             let window =
                 Window { ops: window.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(), ..window };
             let computing = window.ops.iter().filter(|p| ops[**p].name != "arith.constant").count();
             if computing < 2 || tried.contains(&window) {
+                continue;
+            }
+            if kind == WindowKind::Cone && !self.cone_worth_searching(&window, &tried) {
                 continue;
             }
             tried.push(window.clone());
@@ -220,6 +241,8 @@ impl Search<'_> {
             };
             let found = match outcome {
                 Outcome::Found(program) => Ok(new_ops(grammar, &program, &lifted)),
+                // A cone's failure is the smaller window's: its remark, its pieces.
+                Outcome::Unchanged(_) if kind == WindowKind::Cone => break,
                 Outcome::Unchanged(why) => by_pieces(flow, &window, grammar, options, deadline)
                     .or_else(|| by_widening(flow, &window, grammar, options, deadline))
                     .ok_or(why),
@@ -231,6 +254,15 @@ impl Search<'_> {
             }
         }
         result
+    }
+
+    /// Whether the cone at a root, beyond the windows `tried`, is searched:
+    /// it holds more ops than they do and reads no more inputs than one
+    /// instruction of the grammar can.
+    fn cone_worth_searching(&self, cone: &Window, tried: &[Window]) -> bool {
+        let most = self.grammar.candidates.iter().map(|c| c.operands.len()).max().unwrap_or(0);
+        let inputs = cone.leaves.iter().filter(|v| self.flow.constant(**v).is_none()).count();
+        inputs <= most && tried.iter().all(|w| w.ops.len() < cone.ops.len())
     }
 
     /// Rules down to values the window at `root` computes, left in place,

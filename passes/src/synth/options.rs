@@ -11,6 +11,8 @@ pub struct Options {
     pub limits: Limits,
     /// Largest window, in ops.
     pub max_ops: usize,
+    /// Largest cone searched whole (0: none; see `lower::lower_block`).
+    pub cone_ops: usize,
     /// Wall-clock limit per block, in ms: once spent, the block's remaining
     /// windows are left unchanged, and a window's search stops there too.
     pub block_ms: u64,
@@ -30,7 +32,8 @@ pub enum OptionError {
 impl Options {
     /// The options `lower-to-autollvm` was given: target name, Z3 budget
     /// per proof, wall-clock limits per window and per block, largest
-    /// window, two-step budget.
+    /// window, two-step budget, largest cone.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         target: &str,
         cpu: &str,
@@ -39,6 +42,7 @@ impl Options {
         block_ms: u64,
         max_ops: usize,
         two_step_budget: usize,
+        cone_ops: usize,
         cache: Cache,
     ) -> Result<Options, OptionError> {
         let target = Target::parse(target)?;
@@ -50,6 +54,6 @@ impl Options {
             evaluations: two_step_budget,
             ..Limits::default()
         };
-        Ok(Options { cache, limits, max_ops: max_ops.max(1), block_ms, by_rules: Default::default() })
+        Ok(Options { cache, limits, max_ops: max_ops.max(1), cone_ops, block_ms, by_rules: Default::default() })
     }
 }

@@ -101,8 +101,12 @@ fn absolute_difference(flow: &Dataflow, window: &Window, op: &BlockOp) -> Option
 }
 
 /// Sample inputs: pseudo-random bits first (they tell most candidates
-/// apart at once), then zeros, all ones, and every element at its signed
-/// maximum or minimum (saturation and overflow show there).
+/// apart at once), then two of small numbers (every element below twice
+/// its width; the whole value so, the rest zeros): a count a value is
+/// shifted by, or a lane it selects, is in range there, where random bits
+/// put it out of range on nearly every sample; then zeros, all ones, and
+/// every element at its signed maximum or minimum (saturation and overflow
+/// show there).
 pub(super) fn samples(types: &[Ty], count: usize) -> Vec<Vec<BigUint>> {
     samples_seeded(types, count, 0x9e37_79b9_7f4a_7c15)
 }
@@ -128,9 +132,21 @@ fn samples_seeded(types: &[Ty], count: usize, seed: u64) -> Vec<Vec<BigUint>> {
             _ => per_element(t, &top),
         }
     };
-    (0..count)
-        .map(|k| match k.checked_sub(count.saturating_sub(4)) {
-            Some(e) => types.iter().map(|t| edge(e, t)).collect(),
+    // Small numbers: random bits cut below twice the element's width.
+    let small = |k: usize, l: usize, t: &Ty, whole: bool| {
+        let cut = |x: BigUint| x % BigUint::from(2 * t.elem_bits);
+        let bits = random(k, l, t);
+        let mask = (BigUint::from(1u8) << t.elem_bits) - 1u8;
+        if whole {
+            return cut(bits & mask);
+        }
+        (0..t.lanes()).fold(BigUint::from(0u8), |acc, i| acc | (cut((&bits >> (i * t.elem_bits)) & &mask) << (i * t.elem_bits)))
+    };
+    let randoms = count.saturating_sub(4);
+    (0..count + 2)
+        .map(|k| match k.checked_sub(randoms) {
+            Some(s @ 0..=1) => types.iter().enumerate().map(|(l, t)| small(k, l, t, s == 1)).collect(),
+            Some(e) => types.iter().map(|t| edge(e - 2, t)).collect(),
             None => types.iter().enumerate().map(|(l, t)| random(k, l, t)).collect(),
         })
         .collect()
@@ -351,15 +367,17 @@ impl<'a> Screen<'a> {
         })
     }
 
-    /// One-instruction programs that agree with the window on the samples:
-    /// of target intrinsics only. An instruction clang lowers to generic IR
-    /// would re-spell, as other generic IR, what LLVM's path starts from
-    /// (and llc may then select worse); such instructions are steps of
-    /// longer programs that hold an intrinsic.
+    /// One-instruction programs that agree with the window on the samples.
+    /// An instruction clang lowers to generic IR is one only for a window
+    /// of two ops or more: for one op it would re-spell, as other generic
+    /// IR, what LLVM's path starts from (and llc may then select worse);
+    /// for more it is the one generic op LLVM selects the instruction from
+    /// (`llvm.abs` for a compare, negation and select), where a program of
+    /// two intrinsics would be dearer than LLVM's own selection.
     pub(super) fn single(&self, ci: usize, c: &Candidate) -> Vec<Program> {
         let mut out = Vec::new();
         if self.expired()
-            || c.generic
+            || (c.generic && self.max_cost < 2)
             || c.result.bits() != self.root_bits
             || c.operands.len() < self.variable
             || !c.allowed_on(self.limits.target)

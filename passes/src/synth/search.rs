@@ -322,7 +322,8 @@ fn transposed_back(program: Program, flipped: &[usize], there: &Swizzle, back: &
 }
 
 /// The survivors worth proving: cheapest first (in cycles on the CPU's
-/// model where it prices them, then in instructions; ties in grammar order), at
+/// model where it prices them, then in instructions; then intrinsics before
+/// generic IR; ties in grammar order), at
 /// most `per_class` per class of the last instruction, `proofs` in all.
 fn shortlist(grammar: &Grammar, mut survivors: Vec<Program>, limits: &Limits) -> Vec<Program> {
     // On a CPU's model, the fewest cycles first; then the fewest instructions.
@@ -336,7 +337,13 @@ fn shortlist(grammar: &Grammar, mut survivors: Vec<Program>, limits: &Limits) ->
                 super::program::StepOp::Swizzle(_) => usize::MAX,
             })
             .collect();
-        (cycles(p), p.cost(grammar), p.steps.len(), ids)
+        // At a tie, a target intrinsic before generic IR LLVM selects from.
+        let generic = p
+            .steps
+            .iter()
+            .filter(|s| matches!(&s.op, super::program::StepOp::Instr { candidate, .. } if grammar.candidates[*candidate].generic))
+            .count();
+        (cycles(p), p.cost(grammar), p.steps.len(), generic, ids)
     };
     survivors.sort_by_cached_key(order);
     let class_of = |p: &Program| {
