@@ -28,7 +28,7 @@
 // PIPELINE-NEXT: hydride-equal-weights{cache-dir= cpu= proof-ms=20000 remarks=false target=x86-avx2},
 // PIPELINE-NEXT: hydride-deinterleaved-extrema{cache-dir= cpu= proof-ms=20000 remarks=false target=x86-avx2},
 // PIPELINE-NEXT: hydride-divide-by-constant{cache-dir= cpu= proof-ms=20000 remarks=false target=x86-avx2},
-// PIPELINE-NEXT: hydride-synthesize{block-ms=20000 cache-dir= cpu= max-ops=16 proof-ms=20000 remarks=false target=x86-avx2 two-step-budget=8000 window-ms=60000},
+// PIPELINE-NEXT: hydride-synthesize{block-ms=20000 cache-dir= cone-ops=4096 cpu= max-ops=16 proof-ms=20000 remarks=false target=x86-avx2 two-step-budget=8000 window-ms=60000},
 // PIPELINE-NEXT: hydride-in-place-widening{cache-dir= cpu= proof-ms=20000 remarks=false target=x86-avx2},
 // PIPELINE-NEXT: hydride-column-extrema{cache-dir= cpu= proof-ms=20000 remarks=false target=x86-avx2},
 // PIPELINE-NEXT: hydride-piece-order{cache-dir= cpu= proof-ms=20000 remarks=false target=x86-avx2}

@@ -489,4 +489,41 @@ mod tests {
         let low = t.slice(s, 7, 0);
         assert_eq!(t.node(low), &Node::Bin { op: BvBinOp::Add, a, b });
     }
+
+    #[test]
+    fn a_right_shift_of_an_extension_is_at_the_narrow_width() {
+        let mut t = Terms::default();
+        let a = t.input(0, 16);
+        let (za, sa) = (t.extend(a, 17, false), t.extend(a, 17, true));
+        let eight = t.lit(BigUint::from(8u8), 17);
+        // (zext a) >> 8, cut to 16 bits, is a >> 8.
+        let z = t.binary_op(BvBinOp::LShr, za, eight);
+        let low = t.slice(z, 15, 0);
+        assert!(matches!(*t.node(low), Node::Bin { op: BvBinOp::LShr, a: x, .. } if x == a), "{:?}", t.node(low));
+        // An arithmetic shift of a sign extension keeps its sign.
+        let s = t.binary_op(BvBinOp::AShr, sa, eight);
+        let low = t.slice(s, 15, 0);
+        assert!(matches!(*t.node(low), Node::Bin { op: BvBinOp::AShr, a: x, .. } if x == a), "{:?}", t.node(low));
+        // Shifting every bit out of a zero extension leaves zero.
+        let sixteen = t.lit(BigUint::from(16u8), 17);
+        let gone = t.binary_op(BvBinOp::LShr, za, sixteen);
+        assert_eq!(t.literal_of(gone), Some(&BigUint::zero()));
+    }
+
+    #[test]
+    fn zeros_below_are_a_left_shift() {
+        let mut t = Terms::default();
+        let a = t.input(0, 32);
+        let zeros = t.lit(BigUint::zero(), 15);
+        let j = t.join(a, zeros);
+        let Node::Bin { op: BvBinOp::Shl, a: ext, b } = *t.node(j) else { panic!("a shift: {:?}", t.node(j)) };
+        assert_eq!(t.literal_of(b), Some(&BigUint::from(15u8)));
+        assert_eq!(t.node(ext), &Node::Ext { x: a, signed: false });
+        // Extended further, it is the input extended further and shifted.
+        let wide = t.extend(j, 64, false);
+        let Node::Bin { op: BvBinOp::Shl, a: ext, .. } = *t.node(wide) else { panic!("a shift: {:?}", t.node(wide)) };
+        assert_eq!((t.node(ext), t.width(ext)), (&Node::Ext { x: a, signed: false }, 64));
+        // Its pieces are still the input's.
+        assert_eq!(t.slice(j, 46, 15), a);
+    }
 }

@@ -192,6 +192,11 @@ enum WindowKind {
     Cone,
 }
 
+/// The time a cone's search (screening and proofs) may take: a cone is
+/// tried after its root's windows, at most once per root, and one whose
+/// proof takes longer is left to them.
+const CONE_TIME: std::time::Duration = std::time::Duration::from_millis(1000);
+
 /// What the windows of one block are searched with.
 struct Search<'a> {
     flow: &'a Dataflow<'a>,
@@ -228,7 +233,10 @@ impl Search<'_> {
                 continue;
             }
             tried.push(window.clone());
-            let lifted = flow.lift_constants(&window);
+            // A cone's constants stay its own: its program reads its inputs
+            // alone (a cone of many constants would otherwise bind each to
+            // each operand of each instruction).
+            let lifted = if kind == WindowKind::Cone { window.clone() } else { flow.lift_constants(&window) };
             // A program's result is its last step's: a window whose result
             // is more than twice as wide as a pair of the target's widest
             // results has none at its width, and is searched by pieces only
@@ -237,6 +245,11 @@ impl Search<'_> {
             let outcome = if root_bits > WIDEST_RESULTS * widest_result {
                 Outcome::Unchanged(Unchanged::TooWide { bits: root_bits, times: WIDEST_RESULTS })
             } else {
+                // A cone's search has a time of its own, within the block's.
+                let deadline = match kind {
+                    WindowKind::Cone => deadline.min(std::time::Instant::now() + CONE_TIME),
+                    _ => deadline,
+                };
                 memo_or_synthesize(flow, &window, &lifted, grammar, options, deadline)
             };
             let found = match outcome {

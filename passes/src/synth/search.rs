@@ -228,8 +228,16 @@ fn proved(
     trace: bool,
 ) -> Outcome {
     let (grammar, limits) = (screen.grammar, screen.limits);
-    let mut unproved = Vec::new();
-    for program in shortlist(grammar, survivors, limits) {
+    let mut unproved: Vec<Unproved> = Vec::new();
+    let (first, rest) = shortlist(grammar, survivors, limits);
+    // Survivors the samples did not tell apart: where each of the
+    // shortlist is refuted by an input, the next ones are proved too.
+    let refuted = |unproved: &[Unproved]| unproved.iter().all(|u| u.refutation == Refutation::Differs);
+    let more = rest.into_iter().take(MORE_PROOFS * limits.proofs);
+    for (k, program) in first.into_iter().map(|p| (0, p)).chain(more.map(|p| (1, p))) {
+        if k == 1 && !refuted(&unproved) {
+            break;
+        }
         if screen.expired() {
             return timed_out(limits, "proving candidates");
         }
@@ -321,11 +329,15 @@ fn transposed_back(program: Program, flipped: &[usize], there: &Swizzle, back: &
     Program { steps }
 }
 
-/// The survivors worth proving: cheapest first (in cycles on the CPU's
+/// How many times `Limits::proofs` more survivors are proved when every
+/// one of the shortlist is refuted.
+const MORE_PROOFS: usize = 3;
+
+/// The survivors worth proving, and the rest in the same order: cheapest first (in cycles on the CPU's
 /// model where it prices them, then in instructions; then intrinsics before
 /// generic IR; ties in grammar order), at
 /// most `per_class` per class of the last instruction, `proofs` in all.
-fn shortlist(grammar: &Grammar, mut survivors: Vec<Program>, limits: &Limits) -> Vec<Program> {
+fn shortlist(grammar: &Grammar, mut survivors: Vec<Program>, limits: &Limits) -> (Vec<Program>, Vec<Program>) {
     // On a CPU's model, the fewest cycles first; then the fewest instructions.
     let cycles = |p: &Program| p.cycles(grammar, limits.cpu).map_or(u64::MAX, |c| (c * 100.0).round() as u64);
     let order = |p: &Program| {
@@ -353,15 +365,17 @@ fn shortlist(grammar: &Grammar, mut survivors: Vec<Program>, limits: &Limits) ->
         })
     };
     let mut per_class: HashMap<Option<String>, usize> = HashMap::new();
-    survivors
-        .into_iter()
-        .filter(|p| {
-            let n = per_class.entry(class_of(p)).or_default();
-            *n += 1;
-            *n <= limits.per_class
-        })
-        .take(limits.proofs)
-        .collect()
+    let (mut first, mut rest) = (Vec::new(), Vec::new());
+    for p in survivors {
+        let n = per_class.entry(class_of(&p)).or_default();
+        *n += 1;
+        if *n <= limits.per_class && first.len() < limits.proofs {
+            first.push(p);
+        } else {
+            rest.push(p);
+        }
+    }
+    (first, rest)
 }
 
 /// Proves `program` computes the window `lifted` (constants lifted to
