@@ -373,6 +373,22 @@ impl<'t> Vectorizer<'t> {
             if let Some(v) = self.shifted_lanes(&slices, w)? {
                 return Ok(v);
             }
+            // Each argument's slices apart (whole lanes of one, the middle
+            // bits of another's), blended.
+            let mut args: Vec<usize> = slices.iter().map(|s| s.0).collect();
+            args.sort_unstable();
+            args.dedup();
+            if args.len() > 1 {
+                let parts = args
+                    .iter()
+                    .map(|&a| {
+                        let at: Vec<usize> = (0..lanes.len()).filter(|&i| slices[i].0 == a).collect();
+                        let sub: Vec<TermId> = at.iter().map(|&i| lanes[i]).collect();
+                        Ok((self.vectorize(&sub)?, at))
+                    })
+                    .collect::<Result<Vec<_>, ExpandError>>()?;
+                return self.blend(parts);
+            }
         }
         let sub = w / g;
         let picks: Vec<(usize, u32)> =

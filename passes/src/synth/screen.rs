@@ -104,9 +104,11 @@ fn absolute_difference(flow: &Dataflow, window: &Window, op: &BlockOp) -> Option
 /// apart at once), then two of small numbers (every element below twice
 /// its width; the whole value so, the rest zeros): a count a value is
 /// shifted by, or a lane it selects, is in range there, where random bits
-/// put it out of range on nearly every sample; then zeros, all ones, and
-/// every element at its signed maximum or minimum (saturation and overflow
-/// show there).
+/// put it out of range on nearly every sample; one of random magnitudes
+/// (each element's bits above a random length cleared: a value shifted
+/// right and saturated that random bits always saturate); then zeros, all
+/// ones, and every element at its signed maximum or minimum (saturation
+/// and overflow show there).
 pub(super) fn samples(types: &[Ty], count: usize) -> Vec<Vec<BigUint>> {
     samples_seeded(types, count, 0x9e37_79b9_7f4a_7c15)
 }
@@ -142,11 +144,22 @@ fn samples_seeded(types: &[Ty], count: usize, seed: u64) -> Vec<Vec<BigUint>> {
         }
         (0..t.lanes()).fold(BigUint::from(0u8), |acc, i| acc | (cut((&bits >> (i * t.elem_bits)) & &mask) << (i * t.elem_bits)))
     };
+    // Random magnitudes: each element's bits above a random length cleared.
+    let magnitudes = |k: usize, l: usize, t: &Ty| {
+        let bits = random(k, l, t);
+        let mut lengths = Rng::new(seed ^ ((k as u64) << 40) ^ (l as u64));
+        (0..t.lanes()).fold(BigUint::from(0u8), |acc, i| {
+            let keep = 1 + lengths.below(u64::from(t.elem_bits)) as u32;
+            let element = (&bits >> (i * t.elem_bits)) & ((BigUint::from(1u8) << keep) - 1u8);
+            acc | (element << (i * t.elem_bits))
+        })
+    };
     let randoms = count.saturating_sub(4);
-    (0..count + 2)
+    (0..count + 3)
         .map(|k| match k.checked_sub(randoms) {
             Some(s @ 0..=1) => types.iter().enumerate().map(|(l, t)| small(k, l, t, s == 1)).collect(),
-            Some(e) => types.iter().map(|t| edge(e - 2, t)).collect(),
+            Some(2) => types.iter().enumerate().map(|(l, t)| magnitudes(k, l, t)).collect(),
+            Some(e) => types.iter().map(|t| edge(e - 3, t)).collect(),
             None => types.iter().enumerate().map(|(l, t)| random(k, l, t)).collect(),
         })
         .collect()
