@@ -241,7 +241,8 @@ impl Terms {
             // top bit is clear).
             Node::Bin { op: BvBinOp::Shl, a, b } => match (self.node(a).clone(), self.literal_of(b).cloned()) {
                 (Node::Ext { x: y, signed: false }, Some(k))
-                    if k.to_u32().is_some_and(|k| self.width(y) + k < from || (!signed && self.width(y) + k == from)) =>
+                    if k.to_u32()
+                        .is_some_and(|k| self.width(y) + k < from || (!signed && self.width(y) + k == from)) =>
                 {
                     let (y, k) = (self.extend(y, to, false), self.lit(k, to));
                     self.binary_op(BvBinOp::Shl, y, k)

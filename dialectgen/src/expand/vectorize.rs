@@ -369,8 +369,13 @@ impl<'t> Vectorizer<'t> {
                 g = gcd(g, self.program.operand_types[k].bits());
             }
         }
-        if g < 8 && g < w {
-            if let Some(v) = self.shifted_lanes(&slices, w)? {
+        // Bits inside an argument's lanes are cut from them (truncated,
+        // shifted first for middle bits), as code narrows, not picked from a
+        // view in narrower lanes; so are slices a view under a byte would
+        // pick.
+        let inside_lanes = slices.iter().any(|&(arg, _)| self.lane_bits(arg).is_some_and(|e| e > w));
+        if (g < 8 && g < w) || inside_lanes {
+            if let Some(v) = self.cut_lanes(&slices, w)? {
                 return Ok(v);
             }
             // Each argument's slices apart (whole lanes of one, the middle
@@ -413,33 +418,36 @@ impl<'t> Vectorizer<'t> {
         self.push("vector.bitcast", vec![v], vec![], VTy::vector(lanes.len() as u32, w))
     }
 
+    /// The width of argument `arg`'s lanes, if it is a vector.
+    fn lane_bits(&self, arg: usize) -> Option<u32> {
+        let k = self.operand_of.get(arg).copied().flatten()?;
+        let t = &self.program.operand_types[k];
+        (!t.dims.is_empty()).then_some(t.elem)
+    }
+
     /// Slices `slices` (argument, lowest bit) of width `w`, each inside
     /// one lane of its argument (of one or two arguments whose lanes have
     /// one width) at one offset: those lanes, shifted right by the offset
-    /// and truncated, as code takes the middle bits of each lane (a
-    /// narrowing shift), where a view of the arguments in lanes of under a
-    /// byte would pick them apart; `None` where they are not so.
-    fn shifted_lanes(&mut self, slices: &[(usize, u32)], w: u32) -> Result<Option<ValueRef>, ExpandError> {
-        let lane_bits = |arg: usize| {
-            let k = self.operand_of.get(arg).copied().flatten()?;
-            let t = &self.program.operand_types[k];
-            (!t.dims.is_empty()).then_some(t.elem)
-        };
-        let Some(e) = lane_bits(slices[0].0) else { return Ok(None) };
+    /// and truncated, as code narrows a lane or takes its middle bits (a
+    /// narrowing shift); `None` where they are not so.
+    fn cut_lanes(&mut self, slices: &[(usize, u32)], w: u32) -> Result<Option<ValueRef>, ExpandError> {
+        let Some(e) = self.lane_bits(slices[0].0) else { return Ok(None) };
         let off = slices[0].1 % e;
-        let fits = |&(arg, lo): &(usize, u32)| lane_bits(arg) == Some(e) && lo % e == off;
+        let fits = |&(arg, lo): &(usize, u32)| self.lane_bits(arg) == Some(e) && lo % e == off;
         let mut args: Vec<usize> = slices.iter().map(|s| s.0).collect();
         args.sort_unstable();
         args.dedup();
-        if off == 0 || off + w > e || args.len() > 2 || !slices.iter().all(fits) {
+        if e <= w || off + w > e || args.len() > 2 || !slices.iter().all(fits) {
             return Ok(None);
         }
         let picks: Vec<(usize, u32)> = slices.iter().map(|&(arg, lo)| (arg, lo / e)).collect();
         let n = picks.len() as u32;
-        let lanes = self.pick(&picks, &args, e)?;
-        let by = self.splat(u64::from(off), n, e)?;
-        let shifted = self.push("arith.shrui", vec![lanes, by], vec![], VTy::vector(n, e))?;
-        self.push("arith.trunci", vec![shifted], vec![], VTy::vector(n, w)).map(Some)
+        let mut lanes = self.pick(&picks, &args, e)?;
+        if off > 0 {
+            let by = self.splat(u64::from(off), n, e)?;
+            lanes = self.push("arith.shrui", vec![lanes, by], vec![], VTy::vector(n, e))?;
+        }
+        self.push("arith.trunci", vec![lanes], vec![], VTy::vector(n, w)).map(Some)
     }
 
     /// The lanes `picks` (argument, lane) of at most two arguments' `g`-bit views.

@@ -184,10 +184,21 @@ fn integer_value(raw: MlirAttribute) -> BigInt {
             BigInt::from(mlirIntegerAttrGetValueInt(raw))
         } else if mlirIntegerTypeGetWidth(t) <= 64 && mlirIntegerTypeIsSigned(t) {
             BigInt::from(mlirIntegerAttrGetValueSInt(raw))
-        } else {
+        } else if mlirIntegerTypeGetWidth(t) <= 64 {
             BigInt::from(mlirIntegerAttrGetValueUInt(raw))
+        } else {
+            // The C API reads 64 bits of a wider value (a negative `i68` as a
+            // large positive number); its printed form holds all of it.
+            wide_integer_value(Attribute::from_raw(raw))
+                .unwrap_or_else(|| BigInt::from(mlirIntegerAttrGetValueUInt(raw)))
         }
     }
+}
+
+/// An integer attribute wider than 64 bits, from its printed form
+/// (`-2147483648 : i68`).
+fn wide_integer_value(attr: Attribute) -> Option<BigInt> {
+    attr.to_string().split_whitespace().next()?.parse().ok()
 }
 
 /// An attribute's content where it is an integer, a list of integers, a

@@ -142,7 +142,8 @@ fn samples_seeded(types: &[Ty], count: usize, seed: u64) -> Vec<Vec<BigUint>> {
         if whole {
             return cut(bits & mask);
         }
-        (0..t.lanes()).fold(BigUint::from(0u8), |acc, i| acc | (cut((&bits >> (i * t.elem_bits)) & &mask) << (i * t.elem_bits)))
+        (0..t.lanes())
+            .fold(BigUint::from(0u8), |acc, i| acc | (cut((&bits >> (i * t.elem_bits)) & &mask) << (i * t.elem_bits)))
     };
     // Random magnitudes: each element's bits above a random length cleared.
     let magnitudes = |k: usize, l: usize, t: &Ty| {
