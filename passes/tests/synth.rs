@@ -39,6 +39,7 @@ fn options_for(target: Target, dir: &std::path::Path) -> Options {
         cache: Cache::new(Some(dir), Some([3; 32])),
         limits: Limits { target, ..Default::default() },
         max_ops: 16,
+        cone_ops: 4096,
         block_ms: 20_000,
         by_rules: Default::default(),
     }
