@@ -373,16 +373,17 @@ impl<'t> Vectorizer<'t> {
         // shifted first for middle bits), as code narrows, not picked from a
         // view in narrower lanes; so are slices a view under a byte would
         // pick.
+        // The arguments sliced, each once, in order.
+        let mut args: Vec<usize> = slices.iter().map(|s| s.0).collect();
+        args.sort_unstable();
+        args.dedup();
         let inside_lanes = slices.iter().any(|&(arg, _)| self.lane_bits(arg).is_some_and(|e| e > w));
         if (g < 8 && g < w) || inside_lanes {
-            if let Some(v) = self.cut_lanes(&slices, w)? {
+            if let Some(v) = self.cut_lanes(&slices, &args, w)? {
                 return Ok(v);
             }
             // Each argument's slices apart (whole lanes of one, the middle
             // bits of another's), blended.
-            let mut args: Vec<usize> = slices.iter().map(|s| s.0).collect();
-            args.sort_unstable();
-            args.dedup();
             if args.len() > 1 {
                 let parts = args
                     .iter()
@@ -398,9 +399,6 @@ impl<'t> Vectorizer<'t> {
         let sub = w / g;
         let picks: Vec<(usize, u32)> =
             slices.iter().flat_map(|&(arg, lo)| (0..sub).map(move |s| (arg, lo / g + s))).collect();
-        let mut args: Vec<usize> = picks.iter().map(|p| p.0).collect();
-        args.sort_unstable();
-        args.dedup();
         let v = if args.len() <= 2 {
             self.pick(&picks, &args, g)?
         } else {
@@ -425,24 +423,21 @@ impl<'t> Vectorizer<'t> {
         (!t.dims.is_empty()).then_some(t.elem)
     }
 
-    /// Slices `slices` (argument, lowest bit) of width `w`, each inside
+    /// Slices `slices` (argument, lowest bit; the arguments `args`) of width `w`, each inside
     /// one lane of its argument (of one or two arguments whose lanes have
     /// one width) at one offset: those lanes, shifted right by the offset
     /// and truncated, as code narrows a lane or takes its middle bits (a
     /// narrowing shift); `None` where they are not so.
-    fn cut_lanes(&mut self, slices: &[(usize, u32)], w: u32) -> Result<Option<ValueRef>, ExpandError> {
+    fn cut_lanes(&mut self, slices: &[(usize, u32)], args: &[usize], w: u32) -> Result<Option<ValueRef>, ExpandError> {
         let Some(e) = self.lane_bits(slices[0].0) else { return Ok(None) };
         let off = slices[0].1 % e;
         let fits = |&(arg, lo): &(usize, u32)| self.lane_bits(arg) == Some(e) && lo % e == off;
-        let mut args: Vec<usize> = slices.iter().map(|s| s.0).collect();
-        args.sort_unstable();
-        args.dedup();
         if e <= w || off + w > e || args.len() > 2 || !slices.iter().all(fits) {
             return Ok(None);
         }
         let picks: Vec<(usize, u32)> = slices.iter().map(|&(arg, lo)| (arg, lo / e)).collect();
         let n = picks.len() as u32;
-        let mut lanes = self.pick(&picks, &args, e)?;
+        let mut lanes = self.pick(&picks, args, e)?;
         if off > 0 {
             let by = self.splat(u64::from(off), n, e)?;
             lanes = self.push("arith.shrui", vec![lanes, by], vec![], VTy::vector(n, e))?;

@@ -280,6 +280,11 @@ impl super::evaluations::Evaluated for Candidate {
 const DATABASE: &str = include_str!("../../../generated/class-database.json");
 
 impl Grammar {
+    /// The most operands an instruction of the grammar reads.
+    pub fn most_operands(&self) -> usize {
+        self.candidates.iter().map(|c| c.operands.len()).max().unwrap_or(0)
+    }
+
     /// The grammar of `isa`, from the database built into the plugin.
     pub fn embedded(isa: Isa) -> Result<&'static Grammar, TableError> {
         static G: [OnceLock<Result<Grammar, TableError>>; crate::targets::MAX_ISAS] =

@@ -273,9 +273,8 @@ impl Search<'_> {
     /// it holds more ops than they do and reads no more inputs than one
     /// instruction of the grammar can.
     fn cone_worth_searching(&self, cone: &Window, tried: &[Window]) -> bool {
-        let most = self.grammar.candidates.iter().map(|c| c.operands.len()).max().unwrap_or(0);
         let inputs = cone.leaves.iter().filter(|v| self.flow.constant(**v).is_none()).count();
-        inputs <= most && tried.iter().all(|w| w.ops.len() < cone.ops.len())
+        inputs <= self.grammar.most_operands() && tried.iter().all(|w| w.ops.len() < cone.ops.len())
     }
 
     /// Rules down to values the window at `root` computes, left in place,

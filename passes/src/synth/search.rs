@@ -59,7 +59,7 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         out_of_time: std::sync::atomic::AtomicBool::new(false),
     };
     // One instruction reads every input; two read at most twice its operands but one.
-    let most = grammar.candidates.iter().map(|c| c.operands.len()).max().unwrap_or(0);
+    let most = grammar.most_operands();
     if screen.variable > 2 * most - 1 {
         return Outcome::Unchanged(Unchanged::Unsupported(format!(
             "the window reads {} inputs, more than two instructions can",
